@@ -1,0 +1,36 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "core/choice.h"
+
+namespace caliber {
+
+// The settings that change what a number means. Each is part of the run identity, so two
+// runs that differ in one of them are never compared silently.
+enum class Timer { kAuto, kGraph, kDirect, kBatch, kKernel, kHost };
+enum class CacheState { kHot, kCold };
+enum class SamplePolicy { kFixed, kAdaptive };
+enum class TunerMode { kOff, kRecord, kReplay };
+enum class Level { kCore, kComprehensive };
+enum class ShapeMode { kFile, kBuiltin };
+enum class ReturnMode { kMedian, kMean, kMin, kMax, kAll };
+
+const Choice<Timer>& timer_choice();
+const Choice<CacheState>& cache_choice();
+const Choice<SamplePolicy>& policy_choice();
+const Choice<TunerMode>& tuner_choice();
+const Choice<Level>& level_choice();
+const Choice<ShapeMode>& shape_mode_choice();
+const Choice<ReturnMode>& return_mode_choice();
+
+inline const char* to_string(Timer v) { return timer_choice().name(v); }
+inline const char* to_string(CacheState v) { return cache_choice().name(v); }
+inline const char* to_string(SamplePolicy v) { return policy_choice().name(v); }
+inline const char* to_string(TunerMode v) { return tuner_choice().name(v); }
+inline const char* to_string(Level v) { return level_choice().name(v); }
+inline const char* to_string(ShapeMode v) { return shape_mode_choice().name(v); }
+inline const char* to_string(ReturnMode v) { return return_mode_choice().name(v); }
+
+}  // namespace caliber

@@ -1,0 +1,75 @@
+#pragma once
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/caliber_options.h"
+#include "core/dtype.h"
+
+namespace caliber {
+
+// Every setting a user can give, resolved from flags first, then the environment names the
+// Python harness honoured, then defaults. Validation happens here, before any device work.
+struct Knobs {
+  std::string backend;  // as given (an alias is fine); empty: choose automatically
+  Level level = Level::kCore;
+  std::vector<DType> dtypes;  // empty: each op's default dtypes
+  ShapeMode shape_mode = ShapeMode::kFile;
+  std::string shape_file;
+  std::string op;
+  std::string node;  // OP::VARIANT
+  Timer timer = Timer::kAuto;
+  bool enable_graph = true;  // ZL_ENABLE_CUDAGRAPH=0 makes `auto` skip graph capture
+  CacheState cache = CacheState::kHot;
+  SamplePolicy policy = SamplePolicy::kFixed;
+  ReturnMode return_mode = ReturnMode::kMedian;
+  std::vector<double> quantiles;
+  int repeat = 1;
+  double warmup_ms = 25;  // fixed policy, as do_bench
+  double rep_ms = 100;
+  double noise_target = 0.005;  // adaptive policy: relative noise of the estimate
+  int min_samples = 10;
+  double min_time_s = 0.01;
+  double max_time_s = 1.0;
+  double throttle_fraction = 0.9;
+  TunerMode tuner = TunerMode::kOff;
+  std::string tuner_file;
+  bool isolate_tuner_cache = false;
+  bool use_flagtune = false;
+  int parallel_warmup_gpus = 0;
+  std::string replay_from;
+  int device = 0;
+  std::string out_dir;
+  std::string candidate;
+
+  // knob name -> where its value came from ("--level", "BENCH_LEVEL" or "default").
+  std::map<std::string, std::string> sources;
+};
+
+// One row of the knob table: its name, its flag, the environment name it honours, and what it
+// accepts (for --help and error messages).
+struct KnobDef {
+  std::string name;
+  std::string flag;
+  std::string env;  // empty when no environment name is honoured
+  std::string accepted;
+  std::function<void(Knobs&, const std::string& label, const std::string& value)> apply;
+};
+
+const std::vector<KnobDef>& knob_table();
+const KnobDef& knob_def(const std::string& name);
+
+using FlagValues = std::map<std::string, std::string>;  // knob name -> raw flag text
+using EnvLookup = std::function<std::optional<std::string>(const std::string&)>;
+
+EnvLookup process_env();
+
+// Resolves the named knobs (all when `names` is empty); throws a usage Error naming the knob,
+// the value and what is accepted.
+Knobs resolve_knobs(const FlagValues& flags, const EnvLookup& env,
+                    const std::vector<std::string>& names = {});
+
+}  // namespace caliber

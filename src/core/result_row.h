@@ -1,0 +1,60 @@
+#pragma once
+
+#include <nlohmann/json_fwd.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace caliber {
+
+// One measured case: op x shape x dtype x provider. One JSON object per line in
+// results.jsonl; summary, compare and report read these without torch.
+struct ResultRow {
+  std::string op;
+  std::string family;
+  std::string dtype;  // "float16"
+  std::vector<std::vector<long>> shape;  // input shapes as resolved
+  std::string shape_desc;                // "M, N, K" style description from the shape file
+  std::string size_detail;               // what FlagGems prints in "Size Detail"
+  std::string provider = "baseline";     // or the candidate spec
+  std::string status = "SUCCESS";        // SUCCESS, FAILED, NOT_COVERED, SKIPPED
+  std::string error;
+  // The caliber of this number.
+  std::string timer_requested;
+  std::string timer_used;
+  std::string cache;
+  std::string policy;
+  int repeat = 1;
+  int warmup_calls = 0;
+  double warmup_ms = 0;
+  std::vector<std::string> markers;  // fallback[phase=capture,repeat=1], throttled=3, ...
+  int throttled_samples = 0;
+  // Statistics over `samples_ms` (each sample is one call's latency, or a replay / N).
+  std::vector<double> samples_ms;
+  int sample_count = 0;
+  double latency_ms = 0;  // by return_mode (median unless asked otherwise)
+  double median_ms = 0;
+  double mean_ms = 0;
+  double min_ms = 0;
+  double max_ms = 0;
+  double noise = 0;  // relative noise of the estimate
+  std::vector<std::pair<double, double>> quantiles_ms;
+  // Candidate rows carry the baseline they were interleaved with.
+  std::optional<double> baseline_ms;
+  std::optional<double> speedup;
+  double gbps = 0;
+  double tflops = 0;
+  std::optional<double> pct_peak_bandwidth;
+  std::optional<double> pct_peak_flops;
+  long long peak_memory_bytes = 0;
+  double wall_s = 0;
+};
+
+nlohmann::json to_json(const ResultRow& row);
+ResultRow result_row_from_json(const nlohmann::json& json);
+std::string to_jsonl_line(const ResultRow& row);
+// Reads results.jsonl; a torn last line (a crash mid-write) is skipped, any other bad line is
+// an error naming the file and line.
+std::vector<ResultRow> read_results_jsonl(const std::string& path);
+
+}  // namespace caliber

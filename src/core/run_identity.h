@@ -1,0 +1,53 @@
+#pragma once
+
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+#include <vector>
+
+namespace caliber {
+
+// Everything that says what a run's numbers mean and where they came from. Written as
+// run_identity.json; the compare gate refuses two runs that differ in a number-changing field.
+struct RunIdentity {
+  std::string backend;
+  std::string device_model;
+  int device_index = 0;
+  std::string driver_version;
+  std::string runtime_version;
+  std::string torch_version;
+  std::string timer;  // as requested; rows record the timer actually used
+  std::string cache;
+  int repeat = 1;
+  std::string policy;
+  std::string level;
+  std::string shape_mode;
+  std::string shape_set;  // digest of the resolved shapes
+  std::string tuner_mode;
+  std::string tuner_file;
+  std::string provider;  // "baseline" or the candidate spec
+  std::string provider_version;
+  std::string op_node;
+  std::vector<std::string> dtypes;
+  std::string harness_version;
+  std::string host;
+  std::string command_line;
+  std::string start_time;  // ISO 8601, UTC
+  std::string end_time;
+};
+
+// The fields that change a number: two runs must agree on these to be compared.
+const std::vector<std::string>& number_changing_fields();
+
+nlohmann::json to_json(const RunIdentity& identity);
+RunIdentity identity_from_json(const nlohmann::json& json);
+RunIdentity read_identity(const std::string& path);
+void write_identity(const std::string& path, const RunIdentity& identity);
+
+// Names of the fields in `fields` (every field when empty) whose values differ.
+std::vector<std::string> identity_differences(const RunIdentity& a, const RunIdentity& b,
+                                              const std::vector<std::string>& fields = {});
+
+std::string utc_now_iso8601();
+std::string host_name();
+
+}  // namespace caliber

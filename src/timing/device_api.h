@@ -1,0 +1,89 @@
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace caliber {
+
+// One call of the op under test, as the engine bound it (inputs already built).
+using Call = std::function<void()>;
+
+// A failure raised by the device runtime, with the phase it happened in. The backend's
+// FailureClassifier turns its message into a verdict.
+class DeviceError : public std::runtime_error {
+ public:
+  DeviceError(std::string phase, const std::string& message)
+      : std::runtime_error(message), phase_(std::move(phase)) {}
+  const std::string& phase() const { return phase_; }
+
+ private:
+  std::string phase_;
+};
+
+// A captured graph of N calls; each replay is timed with device events.
+class CapturedGraph {
+ public:
+  virtual ~CapturedGraph() = default;
+  virtual double replay_ms() = 0;  // one replay, synchronised, in milliseconds
+};
+
+struct BatchOutcome {
+  bool deadlocked = false;  // a call synchronised the host while the stream was blocked
+  double total_ms = 0;
+};
+
+// RAII: a throwaway RNG state for the duration of a capture.
+class ScopedRngGuard {
+ public:
+  virtual ~ScopedRngGuard() = default;
+};
+
+// The seam between the timers and a device. Implementations: CUDA (engine/device/cuda), the
+// host (engine/device/host) and a scripted fake in tests. Everything that decides what a number
+// means (repeat medians, fallbacks, verdicts, stopping rules) lives above this interface.
+class DeviceApi {
+ public:
+  virtual ~DeviceApi() = default;
+  virtual std::string name() const = 0;
+
+  virtual void synchronize() = 0;
+  virtual double host_now_ms() const = 0;
+
+  // `calls` back-to-back calls, each between device events; `before_each` runs outside the
+  // events (cache flush). Returns one duration per call, in milliseconds.
+  virtual std::vector<double> time_each(const Call& call, int calls, const Call& before_each) = 0;
+
+  // Wall clock around call + synchronize, per call.
+  virtual std::vector<double> time_host(const Call& call, int calls, const Call& before_each) = 0;
+
+  // Captures `calls_per_graph` calls on a side stream; throws DeviceError("capture", ...) when
+  // the runtime refuses.
+  virtual std::unique_ptr<CapturedGraph> capture(const Call& call, int calls_per_graph) = 0;
+
+  // Queues `calls` calls behind a blocking kernel, releases it, and times the whole batch.
+  // Gives up after `timeout_s` when a call waits on the host (the stream is released first).
+  virtual BatchOutcome time_batch(const Call& call, int calls, double timeout_s) = 0;
+
+  // Sum of the durations of the device kernels each call launched (activity tracing).
+  virtual std::vector<double> kernel_time_each(const Call& call, int calls,
+                                               const Call& before_each) = 0;
+
+  // Overwrites a buffer at least the size of the device's last-level cache.
+  virtual void flush_cache() = 0;
+
+  // Current and maximum SM clock, where the backend can read them.
+  virtual std::optional<int> sm_clock_mhz() = 0;
+  virtual std::optional<int> max_sm_clock_mhz() = 0;
+
+  // A throwaway RNG state for a capture; nullptr when the backend has no default generators.
+  virtual std::unique_ptr<ScopedRngGuard> rng_guard() = 0;
+
+  // After a failed capture: can the device still run work? false means poisoned.
+  virtual bool healthy() = 0;
+};
+
+}  // namespace caliber
