@@ -1,7 +1,6 @@
 #include "backend/cuda_enumeration.h"
 
 #include <dlfcn.h>
-
 #include <fmt/format.h>
 
 #include <mutex>
@@ -136,11 +135,10 @@ std::vector<DeviceInfo> enumerate_cuda_devices() {
     info.memory_clock_mhz = attribute(d, kAttrMemoryClockRate, dev) / 1000;
     info.l2_cache_bytes = static_cast<uint64_t>(attribute(d, kAttrL2CacheSize, dev));
     info.pci_bus_id = bus_id(d, dev);
-    info.driver_version = nvml_driver.empty()
-                              ? fmt::format("CUDA driver API {}.{}", version / 1000,
-                                            (version % 1000) / 10)
-                              : fmt::format("{} (CUDA {}.{})", nvml_driver, version / 1000,
-                                            (version % 1000) / 10);
+    info.driver_version =
+        nvml_driver.empty()
+            ? fmt::format("CUDA driver API {}.{}", version / 1000, (version % 1000) / 10)
+            : fmt::format("{} (CUDA {}.{})", nvml_driver, version / 1000, (version % 1000) / 10);
     if (Nvml::Device h = nvml_handle(info.pci_bus_id)) {
       unsigned mhz = 0;
       if (nvml().clock(h, kNvmlClockSm, &mhz) == 0) info.sm_clock_mhz = static_cast<int>(mhz);

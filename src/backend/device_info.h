@@ -13,7 +13,7 @@ struct DeviceInfo {
   uint64_t total_memory_bytes = 0;
   int compute_units = 0;  // SMs, CUs, AI cores
   std::string compute_capability;
-  int sm_clock_mhz = 0;      // current, where the backend can read it
+  int sm_clock_mhz = 0;  // current, where the backend can read it
   int max_sm_clock_mhz = 0;
   int memory_clock_mhz = 0;
   uint64_t l2_cache_bytes = 0;

@@ -51,8 +51,8 @@ std::vector<DeviceInfo> enumerate_with(const CountNameMemory& api) {
 }  // namespace
 
 std::vector<DeviceInfo> enumerate_rocm_devices() {
-  return enumerate_with({"libamdhip64.so", nullptr, "hipGetDeviceCount", "hipDeviceGetName",
-                         "hipDeviceTotalMem"});
+  return enumerate_with(
+      {"libamdhip64.so", nullptr, "hipGetDeviceCount", "hipDeviceGetName", "hipDeviceTotalMem"});
 }
 
 std::vector<DeviceInfo> enumerate_musa_devices() {

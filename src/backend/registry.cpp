@@ -1,5 +1,7 @@
 #include "backend/registry.h"
 
+#include <fmt/ranges.h>
+
 #include <chrono>
 #include <future>
 #include <map>
@@ -88,14 +90,38 @@ std::vector<BackendDescriptor> make_backends() {
   Capabilities ascend_caps{.device_events = true, .l2_flush = true};
   Capabilities cpu_caps{};
   return {
-      {"cuda", {"nvidia"}, "NVIDIA", "CUDA_VISIBLE_DEVICES", "cuda", cuda_caps,
-       FailureClassifier(cuda_wordings()), enumerate_cuda_devices},
-      {"rocm", {"hip", "amd"}, "AMD", "HIP_VISIBLE_DEVICES", "cuda", rocm_caps,
-       FailureClassifier(rocm_wordings()), enumerate_rocm_devices},
-      {"musa", {"mthreads", "mt"}, "Moore Threads", "MUSA_VISIBLE_DEVICES", "musa", musa_caps,
-       FailureClassifier(musa_wordings()), enumerate_musa_devices},
-      {"ascend", {"npu", "huawei"}, "Huawei", "ASCEND_RT_VISIBLE_DEVICES", "npu", ascend_caps,
-       FailureClassifier(ascend_wordings()), enumerate_ascend_devices},
+      {"cuda",
+       {"nvidia"},
+       "NVIDIA",
+       "CUDA_VISIBLE_DEVICES",
+       "cuda",
+       cuda_caps,
+       FailureClassifier(cuda_wordings()),
+       enumerate_cuda_devices},
+      {"rocm",
+       {"hip", "amd"},
+       "AMD",
+       "HIP_VISIBLE_DEVICES",
+       "cuda",
+       rocm_caps,
+       FailureClassifier(rocm_wordings()),
+       enumerate_rocm_devices},
+      {"musa",
+       {"mthreads", "mt"},
+       "Moore Threads",
+       "MUSA_VISIBLE_DEVICES",
+       "musa",
+       musa_caps,
+       FailureClassifier(musa_wordings()),
+       enumerate_musa_devices},
+      {"ascend",
+       {"npu", "huawei"},
+       "Huawei",
+       "ASCEND_RT_VISIBLE_DEVICES",
+       "npu",
+       ascend_caps,
+       FailureClassifier(ascend_wordings()),
+       enumerate_ascend_devices},
       {"cpu", {"host"}, "host", "", "cpu", cpu_caps, FailureClassifier({}), enumerate_host_cpu},
   };
 }
@@ -168,8 +194,8 @@ void guard_device_present(const BackendDescriptor& backend, int device_index) {
     if (other.name == backend.name || other.name == "cpu") continue;
     const auto& present = devices_of(other);
     if (!present.empty()) {
-      found.push_back(fmt::format("{} x {} ({})", present.size(), present.front().name,
-                                  other.name));
+      found.push_back(
+          fmt::format("{} x {} ({})", present.size(), present.front().name, other.name));
     }
   }
   std::string what = found.empty() ? "no accelerator; only the host cpu backend is available"

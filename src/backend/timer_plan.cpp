@@ -1,5 +1,7 @@
 #include "backend/timer_plan.h"
 
+#include <fmt/ranges.h>
+
 #include <algorithm>
 
 #include "core/error.h"

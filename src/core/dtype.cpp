@@ -1,6 +1,7 @@
 #include "core/dtype.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <array>
 

@@ -9,9 +9,19 @@ namespace caliber {
 // Element types by their torch names. The engine maps them to ATen scalar types; every layer
 // above it only needs the names.
 enum class DType {
-  kFloat16, kBFloat16, kFloat32, kFloat64,
-  kInt8, kInt16, kInt32, kInt64, kUInt8, kBool,
-  kComplex64, kFloat8E4M3, kFloat8E5M2,
+  kFloat16,
+  kBFloat16,
+  kFloat32,
+  kFloat64,
+  kInt8,
+  kInt16,
+  kInt32,
+  kInt64,
+  kUInt8,
+  kBool,
+  kComplex64,
+  kFloat8E4M3,
+  kFloat8E5M2,
 };
 
 const char* dtype_name(DType dtype);        // "float16"

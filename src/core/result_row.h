@@ -12,7 +12,7 @@ namespace caliber {
 struct ResultRow {
   std::string op;
   std::string family;
-  std::string dtype;  // "float16"
+  std::string dtype;                     // "float16"
   std::vector<std::vector<long>> shape;  // input shapes as resolved
   std::string shape_desc;                // "M, N, K" style description from the shape file
   std::string size_detail;               // what FlagGems prints in "Size Detail"

@@ -17,13 +17,12 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunIdentity, backend, device_mod
                                                 driver_version, runtime_version, torch_version,
                                                 timer, cache, repeat, policy, level, shape_mode,
                                                 shape_set, tuner_mode, tuner_file, provider,
-                                                provider_version, op_node, dtypes,
-                                                harness_version, host, command_line, start_time,
-                                                end_time)
+                                                provider_version, op_node, dtypes, harness_version,
+                                                host, command_line, start_time, end_time)
 
 const std::vector<std::string>& number_changing_fields() {
   static const std::vector<std::string> fields = {
-      "backend", "device_model", "timer",  "cache",  "repeat",   "policy",
+      "backend", "device_model", "timer",  "cache",     "repeat",    "policy",
       "level",   "tuner_mode",   "dtypes", "shape_set", "shape_mode"};
   return fields;
 }

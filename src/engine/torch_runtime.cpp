@@ -1,8 +1,7 @@
 #include "engine/torch_runtime.h"
 
-#include <torch/version.h>
-
 #include <fmt/format.h>
+#include <torch/version.h>
 
 #ifdef CALIBER_HAVE_CUDA
 #include <cuda_runtime_api.h>

@@ -1,0 +1,12 @@
+#pragma once
+
+#include "core/knobs.h"
+
+namespace caliber {
+
+// `caliber run` as a function: resolves the knobs, runs one op (all its shapes and dtypes) and
+// writes the run directory. Returns the exit code (0 all rows succeeded, 1 some failed,
+// 2 bad input, 3 device fatal). The batch driver's persistent worker calls it op after op.
+int execute_run(const FlagValues& flags, const EnvLookup& env);
+
+}  // namespace caliber
