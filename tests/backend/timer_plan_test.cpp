@@ -53,7 +53,8 @@ TEST(TimerPlan, UnavailableTimerIsAUsageError) {
     FAIL() << "no error";
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::kUsage);
-    EXPECT_THAT(e.what(), ::testing::HasSubstr("--timer: 'graph' is not available on backend rocm"));
+    EXPECT_THAT(e.what(),
+                ::testing::HasSubstr("--timer: 'graph' is not available on backend rocm"));
   }
 }
 
