@@ -40,3 +40,31 @@ TEST(ResultsJsonl, TornLastLineIsSkippedButEarlierRowsKept) {
 
 }  // namespace
 }  // namespace caliber
+
+#include "core/run_directory.h"
+
+namespace caliber {
+namespace {
+
+TEST(RunDirectory, LogHasNoEscapeBytes) {
+  fs::path dir = fs::temp_directory_path() / "caliber_rundir_test";
+  fs::remove_all(dir);
+  RunDirectory run(dir);
+  run.append_log("\x1b[32mSUCCESS\x1b[0m row");
+  EXPECT_EQ(read_file(run.log_path()), "SUCCESS row\n");
+  fs::remove_all(dir);
+}
+
+TEST(RunDirectory, DefaultPathIsUniqueAndNamesTheOp) {
+  fs::path parent = fs::temp_directory_path() / "caliber_rundir_parent";
+  fs::remove_all(parent);
+  fs::path a = RunDirectory::default_path(parent, "mm");
+  fs::create_directories(a);
+  fs::path b = RunDirectory::default_path(parent, "mm");
+  EXPECT_NE(a, b);
+  EXPECT_NE(a.filename().string().find("-mm"), std::string::npos);
+  fs::remove_all(parent);
+}
+
+}  // namespace
+}  // namespace caliber
