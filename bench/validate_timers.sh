@@ -30,9 +30,9 @@ step() { echo "== $* (at $(elapsed) s)" | tee -a "$log"; }
 left() { echo $((budget - $(elapsed))); }
 
 step "configure"
+generator=$(command -v ninja >/dev/null && echo Ninja || echo "Unix Makefiles")
 # CALIBER_DEVICE_CMAKE_ARGS is split into words on purpose (several -D options).
 # shellcheck disable=SC2086
-generator=$(command -v ninja >/dev/null && echo Ninja || echo "Unix Makefiles")
 cmake -S "$here" -B "$build" -G "$generator" -DCALIBER_PYTHON="$py" -DCALIBER_CUDA=ON \
   -DCMAKE_CUDA_ARCHITECTURES=90 -DTORCH_CUDA_ARCH_LIST=9.0 -DCALIBER_BUILD_TESTS=OFF \
   ${CALIBER_DEVICE_CMAKE_ARGS:-} >>"$log" 2>&1 || { tail -40 "$log"; exit 1; }
