@@ -39,6 +39,7 @@ tr.differs td { background: #fff4e5; } td.detail { max-width: 420px; overflow-wr
 .chart .dot { fill: #1f77b4; fill-opacity: .55; } .chart .band { fill: #eceff1; }
 .chart .whisker { stroke-width: 1.5; stroke-opacity: .6; }
 #caliber-errors { color: #c62828; }
+#caliber-render-status { font-size: 11px; color: #8c959f; }
 )css";
 
 // Installed first, so that an error anywhere later in the page is still recorded in the DOM.

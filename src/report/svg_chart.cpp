@@ -33,21 +33,41 @@ class LogAxis {
     for (int e = static_cast<int>(std::floor(lo_)); e <= static_cast<int>(std::ceil(hi_)); ++e) {
       for (double m : {1.0, 2.0, 5.0}) {
         double v = m * std::pow(10.0, e);
-        double lv = std::log10(v);
-        if (lv >= lo_ - 1e-9 && lv <= hi_ + 1e-9) out.push_back(v);
+        if (inside(v)) out.push_back(v);
       }
     }
-    // Too many labels for a short span: keep the decades only.
+    // Too many labels for a long span: keep the decades only.
     if (out.size() > 12) {
       std::erase_if(out, [](double v) {
         double l = std::log10(v);
         return std::fabs(l - std::round(l)) > 1e-9;
       });
     }
+    // A short span (speedups near 1) gets evenly spaced round values instead.
+    if (out.size() < 3) {
+      double lo = std::pow(10.0, lo_), hi = std::pow(10.0, hi_);
+      double raw = (hi - lo) / 8;
+      double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+      double step = magnitude;
+      for (double m : {1.0, 2.0, 2.5, 5.0, 10.0}) {
+        if (m * magnitude >= raw) {
+          step = m * magnitude;
+          break;
+        }
+      }
+      out.clear();
+      for (double v = std::ceil(lo / step) * step; v <= hi; v += step) {
+        if (inside(v)) out.push_back(std::round(v / step) * step);
+      }
+    }
     return out;
   }
 
  private:
+  bool inside(double v) const {
+    double l = std::log10(v);
+    return l >= lo_ - 1e-9 && l <= hi_ + 1e-9;
+  }
   double lo_, hi_, p0_, p1_;
 };
 
