@@ -93,7 +93,7 @@ std::string RowComparison::verdict() const {
     case Pairing::kCompared:
       return verdict_name(stats.verdict);
     case Pairing::kFailed:
-      return "FAILED";
+      return b->status != "SUCCESS" ? b->status : a->status;
     case Pairing::kOnlyA:
       return "ONLY_A";
     case Pairing::kOnlyB:

@@ -38,7 +38,8 @@ struct RowComparison {
   std::optional<ResultRow> b;
   SampleComparison stats;
 
-  // FAST, SLOW, SAME, UNSURE for compared rows; FAILED, ONLY_A, ONLY_B otherwise.
+  // FAST, SLOW, SAME, UNSURE for compared rows; ONLY_A, ONLY_B for unpaired ones; for a pair
+  // with a side that did not succeed, that side's status (B's first): FAILED, NOT_COVERED, ...
   std::string verdict() const;
   // A row that worked in A and got slower or broke in B: what --fail-on-slow fails on.
   bool regressed() const;

@@ -76,6 +76,14 @@ TEST_F(CompareRuns, UnpairedAndFailedRowsAreNamedNotJudged) {
   EXPECT_TRUE(c.regressed());
 }
 
+TEST_F(CompareRuns, RowsTheCandidateDoesNotCoverKeepTheirStatusAndDoNotRegress) {
+  auto uncovered = test_row("sort", "sort", {}, "python:flag_gems");
+  uncovered.status = "NOT_COVERED";
+  auto c = run({uncovered}, {uncovered});
+  EXPECT_EQ(find(c, "sort").verdict(), "NOT_COVERED");
+  EXPECT_FALSE(c.regressed());
+}
+
 TEST_F(CompareRuns, ARowWhoseTimerFellBackIsUnsure) {
   auto fell_back = test_row("mm", "blas", synthetic_samples(1.0, 0.01, 100, 2));
   fell_back.timer_used = "direct";

@@ -3,10 +3,12 @@
 // Small run and batch directories written by tests, in the layout `caliber run` and the batch
 // driver produce (run_identity.json, results.jsonl, ops/<op>/, ops_status.csv).
 
+#include <ftw.h>
 #include <unistd.h>
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -143,12 +145,15 @@ class TempDir {
   explicit TempDir(const std::string& name) {
     path_ = std::filesystem::temp_directory_path() /
             (name + "-" + std::to_string(::getpid()) + "-" + std::to_string(counter()++));
-    std::filesystem::remove_all(path_);
     std::filesystem::create_directories(path_);
   }
+  // nftw rather than std::filesystem::remove_all: binaries that link libtorch resolve the
+  // latter to the copy libtorch exports, which crashes.
   ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
+    ::nftw(
+        path_.c_str(),
+        [](const char* file, const struct stat*, int, struct FTW*) { return ::remove(file); }, 16,
+        FTW_DEPTH | FTW_PHYS);
   }
   const std::filesystem::path& path() const { return path_; }
   std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
