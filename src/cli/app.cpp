@@ -16,6 +16,9 @@ int run_cli(int argc, char** argv) {
   app.require_subcommand(1);
   CommandAction action;
   add_devices_command(app, action);
+  add_summary_command(app, action);
+  add_compare_command(app, action);
+  add_report_command(app, action);
   try {
     app.parse(argc, argv);
     return action ? action() : 0;
