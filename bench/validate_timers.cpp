@@ -142,6 +142,7 @@ nlohmann::json measure_variant(DeviceApi& api, const BackendDescriptor& cuda,
                         {"policy", to_string(variant.policy)},
                         {"cache", to_string(variant.cache)}};
   std::vector<double> latencies_us, walls_s, samples, noises;
+  std::vector<int> throttled, clock_min_mhz, clock_max_mhz;
   std::vector<std::string> markers, timers_used;
   for (int r = 0; r < repeats; ++r) {
     Measurement m = measure(api, plan, options, call);
@@ -150,6 +151,9 @@ nlohmann::json measure_variant(DeviceApi& api, const BackendDescriptor& cuda,
     samples.push_back(static_cast<double>(m.samples_ms.size()));
     noises.push_back(m.noise);
     timers_used.push_back(to_string(m.timer_used));
+    throttled.push_back(m.throttled_samples);
+    clock_min_mhz.push_back(m.sm_clock_min_mhz);
+    clock_max_mhz.push_back(m.sm_clock_max_mhz);
     for (const auto& marker : m.markers) {
       if (std::find(markers.begin(), markers.end(), marker) == markers.end()) {
         markers.push_back(marker);
@@ -164,6 +168,10 @@ nlohmann::json measure_variant(DeviceApi& api, const BackendDescriptor& cuda,
   row["samples"] = mean(samples);
   row["noise_pct"] = mean(noises) * 100;
   row["markers"] = markers;
+  // Per repeat: how many samples the throttle guard marked and the SM clock range it read.
+  row["throttled_per_repeat"] = throttled;
+  row["sm_clock_min_mhz"] = clock_min_mhz;
+  row["sm_clock_max_mhz"] = clock_max_mhz;
   return row;
 }
 
@@ -222,6 +230,7 @@ int run(int argc, char** argv) {
   }
   nlohmann::json result = {{"device", devices.front().name},
                            {"driver", devices.front().driver_version},
+                           {"max_sm_clock_mhz", devices.front().max_sm_clock_mhz},
                            {"repeats", repeats},
                            {"adaptive_max_time_s", max_time_s},
                            {"elapsed_s", elapsed_s()},

@@ -3,31 +3,38 @@
 # every caliber timer, then triton's do_bench / do_bench_cudagraph and ncu on the same cases, and
 # merges everything into $OUT/timers-h200.json (copy it to bench/results/ to commit it).
 #
-#   OUT=/some/dir bench/validate_timers.sh        # defaults: OUT=bench/out, budget 450 s
+#   OUT=/some/dir CALIBER_VALIDATE_BUDGET_S=300 bench/validate_timers.sh   # defaults: bench/out, 300
 #
-# Files written under $OUT (kept to six so they all come back from the device machine):
+# Files written under $OUT, four so that they come back from the device machine next to others:
 #   timers-h200.json     merged rows: case, timer, policy, cache, median_us, cv_pct, wall_s, ncu_us
-#   caliber_timers.json  validate_timers' raw output (per-repeat latencies, markers, samples)
-#   ref_timers.json      do_bench / do_bench_cudagraph rows
-#   ncu_hot.csv, ncu_cold.csv   ncu --csv output (--cache-control none / all)
-#   validate_timers.log  build and run log, the merged table at its end
+#   caliber_timers.json  validate_timers' raw output (per-repeat latencies, markers, clocks)
+#   ncu.log              everything ncu printed: the self-test, then the hot and cold runs (their
+#                        CSV rows and any ==ERROR== lines)
+#   validate_timers.log  build and run log, do_bench rows (one JSON object a line), merged table
+# Standard output carries only the step lines, the ncu self-test and a short summary against the
+# issue's targets, so that it stays readable in the tail of a bigger device call.
 # Each step has its own time limit, sized from CALIBER_VALIDATE_BUDGET_S, so that a slow build or
 # a hang still leaves the files of the steps that finished.
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${OUT:-$here/bench/out}
 mkdir -p "$OUT"
-budget=${CALIBER_VALIDATE_BUDGET_S:-450}
+budget=${CALIBER_VALIDATE_BUDGET_S:-300}
 build=${CALIBER_DEVICE_BUILD:-$here/.device_build}
 py=$(command -v python3)
+ref="$here/bench/validate_timers_ref.py"
 log="$OUT/validate_timers.log"
+ncu_log="$OUT/ncu.log"
 work=$(mktemp -d)
 start=$(date +%s)
 : >"$log"
+: >"$ncu_log"
 
 elapsed() { echo $(($(date +%s) - start)); }
 step() { echo "== $* (at $(elapsed) s)" | tee -a "$log"; }
 left() { echo $((budget - $(elapsed))); }
+# What the steps after the caliber timers may take: bench 50, ncu self-test 35, 2 x ncu 40, merge.
+reserve=170
 
 step "configure"
 generator=$(command -v ninja >/dev/null && echo Ninja || echo "Unix Makefiles")
@@ -38,42 +45,81 @@ cmake -S "$here" -B "$build" -G "$generator" -DCALIBER_PYTHON="$py" -DCALIBER_CU
   ${CALIBER_DEVICE_CMAKE_ARGS:-} >>"$log" 2>&1 || { tail -40 "$log"; exit 1; }
 
 step "build validate_timers"
-timeout $(($(left) - 150)) cmake --build "$build" -j 16 --target validate_timers >>"$log" 2>&1 ||
-  { tail -40 "$log"; exit 1; }
+timeout $(($(left) - reserve - 20)) cmake --build "$build" -j 16 --target validate_timers \
+  >>"$log" 2>&1 || { tail -40 "$log"; exit 1; }
 
-# What is left after the build, less what the references need (~35 s bench, ~2 x 30 s ncu).
-caliber_s=$(($(left) - 130))
+caliber_s=$(($(left) - reserve))
 step "caliber timers (deadline ${caliber_s} s)"
-timeout $((caliber_s + 45)) "$build/bench/validate_timers" --out "$OUT/caliber_timers.json" \
+timeout $((caliber_s + 30)) "$build/bench/validate_timers" --out "$OUT/caliber_timers.json" \
   --repeats 5 --deadline-s "$caliber_s" 2>>"$log"
-echo "validate_timers exit $?" >>"$log"
+echo "validate_timers exit $?" | tee -a "$log"
 
 step "do_bench / do_bench_cudagraph"
-timeout 70 "$py" "$here/bench/validate_timers_ref.py" bench --out "$OUT/ref_timers.json" \
-  --repeats 5 2>>"$log"
-echo "reference bench exit $?" >>"$log"
+timeout 50 "$py" "$ref" bench --out "$work/ref_timers.json" --repeats 5 2>>"$log"
+rc=$?
+echo "reference bench exit $rc" | tee -a "$log"
+[ "$rc" = 0 ] || tail -3 "$log" | cut -c1-300
 
-ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+# ncu prints its results (the --csv rows) and its errors on standard output unless --log-file
+# sends them elsewhere; the first run had --log-file pointing into a temporary folder and its
+# stdout redirected to the CSV, which stayed empty. Each run's whole output now goes to one file.
+ncu=${CALIBER_NCU:-$(command -v ncu || echo /usr/local/cuda/bin/ncu)}
+ncu_args=(--target-processes all --clock-control none --metrics gpu__time_duration.sum --csv
+  --print-units base)
+ncu_ok=0
+step "ncu self-test"
+if [ ! -x "$ncu" ]; then
+  echo "ncu: no binary at $ncu (set CALIBER_NCU); ncu_us stays empty" | tee -a "$log"
+else
+  { echo "#### ncu --version"; "$ncu" --version 2>&1; } >>"$ncu_log"
+  "$ncu" --version 2>&1 | tail -1
+  echo "#### ncu self-test: one torch add kernel" >>"$ncu_log"
+  timeout 35 "$ncu" "${ncu_args[@]}" "$py" -c \
+    "import torch; x = torch.ones(1 << 20, device='cuda'); y = x + 1; torch.cuda.synchronize()" \
+    >"$work/ncu_selftest.txt" 2>&1
+  rc=$?
+  cat "$work/ncu_selftest.txt" >>"$ncu_log"
+  rows=$(grep -c '"gpu__time_duration.sum"' "$work/ncu_selftest.txt")
+  echo "ncu self-test: exit $rc, $rows gpu__time_duration rows" | tee -a "$log"
+  if [ "$rows" -gt 0 ]; then
+    ncu_ok=1
+    grep '"gpu__time_duration.sum"' "$work/ncu_selftest.txt" | head -1 | cut -c1-200
+  else
+    echo "ncu self-test produced no metric; its output (also in ncu.log):"
+    grep -v '^\s*$' "$work/ncu_selftest.txt" | tail -15
+    grep -q ERR_NVGPUCTRPERM "$work/ncu_selftest.txt" &&
+      echo "ncu: performance counters are restricted to admin users on this machine" \
+        "(NVreg_RestrictProfilingToAdminUsers); ncu_us stays empty"
+  fi
+fi
+
 for cache in hot cold; do
+  [ "$ncu_ok" = 1 ] || break
   control=$([ "$cache" = cold ] && echo all || echo none)
-  limit=$(($(left) - 10))
+  limit=$(($(left) - 15))
   [ "$cache" = hot ] && limit=$((limit / 2))
+  [ "$limit" -gt 40 ] && limit=40
   step "ncu --cache-control $control (limit ${limit} s)"
-  if [ ! -x "$ncu" ] || [ "$limit" -le 10 ]; then
-    echo "ncu skipped (binary: $ncu, time left: $limit s)" >>"$log"
+  if [ "$limit" -le 10 ]; then
+    echo "ncu $cache skipped: $limit s left" | tee -a "$log"
     continue
   fi
-  timeout "$limit" "$ncu" --clock-control none --cache-control "$control" \
-    --metrics gpu__time_duration.sum --csv --print-units base --log-file "$work/ncu_$cache.log" \
-    "$py" "$here/bench/validate_timers_ref.py" ncu-target --calls 3 --plan "$work/plan_$cache.json" \
-    >"$OUT/ncu_$cache.csv" 2>>"$log"
-  echo "ncu $cache exit $?" >>"$log"
-  tail -5 "$work/ncu_$cache.log" >>"$log" 2>/dev/null
+  timeout "$limit" "$ncu" "${ncu_args[@]}" --cache-control "$control" \
+    "$py" "$ref" ncu-target --calls 3 --plan "$work/plan_$cache.json" >"$work/ncu_$cache.txt" 2>&1
+  rc=$?
+  { echo "#### ncu --cache-control $control (exit $rc)"; cat "$work/ncu_$cache.txt"; } >>"$ncu_log"
+  rows=$(grep -c '"gpu__time_duration.sum"' "$work/ncu_$cache.txt")
+  echo "ncu $cache: exit $rc, $rows kernel rows" | tee -a "$log"
+  [ "$rows" -gt 0 ] || grep -E '==(ERROR|WARNING)==' "$work/ncu_$cache.txt" | head -5
 done
 
 step "merge"
-"$py" "$here/bench/validate_timers_ref.py" merge --caliber "$OUT/caliber_timers.json" \
-  --ref "$OUT/ref_timers.json" --ncu-hot "$OUT/ncu_hot.csv" --ncu-cold "$OUT/ncu_cold.csv" \
+"$py" "$ref" merge --caliber "$OUT/caliber_timers.json" --ref "$work/ref_timers.json" \
+  --ncu-hot "$work/ncu_hot.txt" --ncu-cold "$work/ncu_cold.txt" \
   --plan-hot "$work/plan_hot.json" --plan-cold "$work/plan_cold.json" \
-  --out "$OUT/timers-h200.json" 2>&1 | tee -a "$log"
+  --out "$OUT/timers-h200.json" >>"$log" 2>&1
+echo "merge exit $?" | tee -a "$log"
+grep '^merge:' "$log"
+"$py" "$ref" summary --merged "$OUT/timers-h200.json" 2>&1 | tee -a "$log"
 step "done"
+rm -rf "$work"

@@ -4,7 +4,8 @@
   bench       triton.testing.do_bench and do_bench_cudagraph, `--repeats` times each, with wall time
   ncu-target  each case a few times between marker kernels, for ncu's gpu__time_duration
   merge       caliber's JSON + the above -> one list of rows (case, timer, median_us, cv_pct,
-              wall_s, ncu_us, ...)
+              wall_s, ncu_us, ...), and the full table on stdout
+  summary     one line per case against the issue's targets (kernel vs ncu, CV, adaptive wall)
 
 The marker kernel (torch.cuda._sleep, a kernel named spin_kernel) splits ncu's kernel list into
 groups whose order the target writes down, so no NVTX filtering is needed and one ncu process
@@ -127,11 +128,19 @@ def ncu_target(args):
         json.dump(plan, f)
 
 
+NCU_UNIT_NS = {"nsecond": 1, "ns": 1, "usecond": 1e3, "us": 1e3, "msecond": 1e6, "ms": 1e6,
+               "second": 1e9, "s": 1e9}
+
+
 def read_ncu_csv(path):
-    """Kernel (name, duration ns) in launch order from ncu --csv --print-units base output."""
+    """Kernel (name, duration ns) in launch order from the output of ncu --csv --print-units base.
+
+    The file is everything ncu printed: its ==PROF== and ==ERROR== lines and whatever the target
+    wrote are interleaved with the CSV, whose rows (and only those) start with a double quote.
+    """
     kernels = []
     try:
-        with open(path) as f:
+        with open(path, errors="replace") as f:
             lines = [line for line in f if line.startswith('"')]
     except FileNotFoundError:
         return kernels
@@ -139,8 +148,7 @@ def read_ncu_csv(path):
         if row.get("Metric Name") != "gpu__time_duration.sum":
             continue
         value = row["Metric Value"].replace(",", "")
-        unit = row.get("Metric Unit", "nsecond")
-        scale = {"nsecond": 1, "usecond": 1e3, "msecond": 1e6, "second": 1e9}.get(unit, 1)
+        scale = NCU_UNIT_NS.get(row.get("Metric Unit") or "nsecond", 1)
         kernels.append((int(row["ID"]), row["Kernel Name"], float(value) * scale))
     kernels.sort()
     return [(name, ns) for _, name, ns in kernels]
@@ -164,6 +172,7 @@ def ncu_medians_us(csv_path, plan_path):
         print(f"merge: {csv_path}: {len(groups)} marker groups for {len(plan)} planned calls; "
               "ncu_us left empty", file=sys.stderr)
         return {}
+    print(f"merge: {csv_path}: {len(groups)} marker groups, as planned", file=sys.stderr)
     per_case = {}
     for entry, durations in zip(plan, groups):
         if entry["call"] > 0:
@@ -205,6 +214,68 @@ def merge(args):
               ("  " + r["error"][:60] if r.get("error") else ""))
 
 
+def cv_limit_pct(median_us):
+    """The issue's CV target across 5 repeats: 0.5% for cases of 20 us or more, 1.5% below."""
+    return 0.5 if median_us >= 20 else 1.5
+
+
+def summary(args):
+    """One line per case: kernel vs ncu (hot, cold), the worst CV of graph/batch/kernel against
+    its limit, and the adaptive policy's slowest wall time against do_bench's."""
+    with open(args.merged) as f:
+        rows = json.load(f)
+    by_case = {}
+    for r in rows:
+        by_case.setdefault(r["case"], []).append(r)
+    num = lambda v, spec: "-" if v is None else format(v, spec)
+    print("case                       kernel/ncu hot          kernel/ncu cold         "
+          "worst CV g/b/k (limit)      adaptive wall vs do_bench")
+    misses = 0
+    for case, case_rows in by_case.items():
+        def find(timer, policy=None, cache="hot"):
+            for r in case_rows:
+                if (r["timer"] == timer and r.get("cache") == cache and
+                        (policy is None or r.get("policy") == policy) and
+                        r.get("median_us") is not None):
+                    return r
+            return None
+        parts = []
+        for cache in ("hot", "cold"):
+            k = find("kernel", "fixed", cache)
+            if k is None:
+                parts.append(f"{'-':<23}")
+                continue
+            d = k.get("delta_vs_ncu_pct")
+            if d is None:
+                parts.append(f"{k['median_us']:.2f}/no ncu".ljust(23))
+                continue
+            ok = "ok" if abs(d) <= 2 else "MISS"
+            misses += ok == "MISS"
+            parts.append(f"{k['median_us']:.2f}/{k['ncu_us']:.2f} {d:+.1f}% {ok}".ljust(23))
+        worst, worst_name = None, ""
+        for r in case_rows:
+            if r["timer"] in ("graph", "batch", "kernel") and r.get("cv_pct") is not None:
+                excess = r["cv_pct"] - cv_limit_pct(r["median_us"])
+                if worst is None or excess > worst[0]:
+                    worst = (excess, r)
+        if worst:
+            r = worst[1]
+            ok = "ok" if worst[0] <= 0 else "MISS"
+            misses += ok == "MISS"
+            worst_name = (f"{r['cv_pct']:.2f}% {r['timer'][0]}/{r['policy'][:5]}/{r['cache']} "
+                          f"({cv_limit_pct(r['median_us'])}) {ok}")
+        adaptive = [r["wall_s"] for r in case_rows if r.get("policy") == "adaptive"
+                    and r["timer"] in ("graph", "batch", "kernel") and r.get("wall_s")]
+        bench = find("do_bench", cache="cold")
+        wall = "-"
+        if adaptive and bench:
+            ok = "ok" if max(adaptive) < bench["wall_s"] else "MISS"
+            misses += ok == "MISS"
+            wall = f"{max(adaptive):.3f} vs {bench['wall_s']:.3f} s {ok}"
+        print(f"{case[:26]:<26} {parts[0]} {parts[1]} {worst_name:<27} {wall}")
+    print(f"targets missed: {misses}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -222,6 +293,9 @@ def main():
                  "--out"):
         p.add_argument(name, required=True)
     p.set_defaults(run=merge)
+    p = sub.add_parser("summary")
+    p.add_argument("--merged", required=True)
+    p.set_defaults(run=summary)
     args = parser.parse_args()
     args.run(args)
 

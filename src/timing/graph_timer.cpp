@@ -50,17 +50,13 @@ TimerResult time_graph(const TimerContext& ctx) {
     return graph_failure_verdict(ctx, "capture", e);
   }
 
-  auto replay = [&] {
-    if (before) before();
-    return graph->replay_ms();
-  };
   try {
-    double first_replay_ms = replay();  // also the first replay's failure is a replay verdict
+    // Also the first replay's failure is a replay verdict; its duration sizes the batches.
+    double first_replay_ms = graph->time_replays(1, before).front();
     Measurement m =
         take_measurement(ctx, Timer::kGraph, /*repeats=*/1, first_replay_ms, [&](int n) {
-          std::vector<double> samples;
-          samples.reserve(n);
-          for (int i = 0; i < n; ++i) samples.push_back(replay() / calls);
+          std::vector<double> samples = graph->time_replays(n, before);
+          for (double& sample : samples) sample /= calls;
           return samples;
         });
     record_warmup(warmup, m);

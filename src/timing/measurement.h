@@ -33,6 +33,8 @@ struct Measurement {
   double noise = 0;  // relative noise of the median estimate over all samples
   std::vector<std::pair<double, double>> quantiles_ms;
   int throttled_samples = 0;
+  int sm_clock_min_mhz = 0;  // lowest / highest SM clock the throttle guard read; 0: not read
+  int sm_clock_max_mhz = 0;
   std::vector<std::string> markers;
   double wall_s = 0;  // the whole measurement, warmup and capture included
 };

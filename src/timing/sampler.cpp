@@ -33,6 +33,8 @@ Measurement take_measurement(const TimerContext& ctx, Timer timer, int repeats,
   }
   summarize(runs, ctx.options.return_mode, ctx.options.quantiles, m);
   m.throttled_samples = static_cast<int>(std::count(m.throttled.begin(), m.throttled.end(), true));
+  m.sm_clock_min_mhz = guard.lowest_mhz().value_or(0);
+  m.sm_clock_max_mhz = guard.highest_mhz().value_or(0);
   if (m.throttled_samples > 0) m.markers.push_back(throttled_marker(m.throttled_samples));
   return m;
 }

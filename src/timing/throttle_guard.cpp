@@ -11,17 +11,25 @@ ThrottleGuard::ThrottleGuard(DeviceApi& api, bool enabled, double fraction) : ap
 }
 
 void ThrottleGuard::before_batch() {
-  if (active()) clock_before_ = api_.sm_clock_mhz();
+  if (!active()) return;
+  clock_before_ = api_.sm_clock_mhz();
+  if (clock_before_) remember(*clock_before_);
 }
 
 bool ThrottleGuard::after_batch() {
   if (!active()) return false;
   std::optional<int> after = api_.sm_clock_mhz();
+  if (after) remember(*after);
   std::optional<int> lowest = clock_before_;
   if (after) lowest = lowest ? std::min(*lowest, *after) : *after;
   clock_before_.reset();
   // An unreadable clock proves nothing either way; only a reading below the threshold marks.
   return lowest && *lowest < *threshold_mhz_;
+}
+
+void ThrottleGuard::remember(int mhz) {
+  lowest_ = lowest_ ? std::min(*lowest_, mhz) : mhz;
+  highest_ = highest_ ? std::max(*highest_, mhz) : mhz;
 }
 
 }  // namespace caliber

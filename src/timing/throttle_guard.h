@@ -20,10 +20,19 @@ class ThrottleGuard {
   // Call after it; true when the batch's samples are to be marked throttled.
   bool after_batch();
 
+  // The lowest and highest clock read so far, so that a mark can be told apart: a power-capped
+  // GEMM reads a little under the threshold, an idle clock reads a fraction of it.
+  std::optional<int> lowest_mhz() const { return lowest_; }
+  std::optional<int> highest_mhz() const { return highest_; }
+
  private:
+  void remember(int mhz);
+
   DeviceApi& api_;
   std::optional<double> threshold_mhz_;
   std::optional<int> clock_before_;
+  std::optional<int> lowest_;
+  std::optional<int> highest_;
 };
 
 }  // namespace caliber

@@ -16,11 +16,14 @@ namespace caliber::testing {
 // A scripted device. Each call "takes" the next duration of `call_ms` (cycled) on a fake clock
 // that only moves when the fake does work, and everything the timers ask of it is written to
 // `log` so tests can check order: "flush", "begin"/"end" around a timed region, "call",
-// "capture"/"replay", "rng_guard"/"rng_restore", "healthy".
+// "capture", "prime" (the untimed replay ahead of timed ones) and "replay",
+// "rng_guard"/"rng_restore", "healthy".
 class FakeDeviceApi : public DeviceApi {
  public:
   std::vector<double> call_ms = {1.0};
   double host_overhead_ms = 0.001;  // wall time each call costs besides its device time
+  // Host launch path of a graph replay; a replay launched onto an idle device waits for it.
+  double graph_launch_gap_ms = 0.05;
   std::vector<std::string> log;
 
   // Scripted failures.
@@ -123,17 +126,31 @@ class FakeDeviceApi : public DeviceApi {
   class Graph : public CapturedGraph {
    public:
     Graph(FakeDeviceApi& device, int calls) : device_(device), calls_(calls) {}
-    double replay_ms() override {
-      device_.log.push_back("begin");
-      device_.log.push_back("replay");
-      if (device_.replay_error) throw DeviceError("replay", *device_.replay_error);
-      double total = 0;
-      for (int i = 0; i < calls_; ++i) total += device_.advance();
-      device_.log.push_back("end");
-      return total;
+    std::vector<double> time_replays(int replays, const Call& before_each) override {
+      // The untimed leading replay is the one launched onto an idle device: it alone waits for
+      // the host's launch path.
+      device_.log.push_back("prime");
+      device_.now_ms_ += device_.graph_launch_gap_ms;
+      replay_once();
+      std::vector<double> out;
+      for (int r = 0; r < replays; ++r) {
+        if (before_each) before_each();
+        device_.log.push_back("begin");
+        device_.log.push_back("replay");
+        out.push_back(replay_once());
+        device_.log.push_back("end");
+      }
+      return out;
     }
 
    private:
+    double replay_once() {
+      if (device_.replay_error) throw DeviceError("replay", *device_.replay_error);
+      double total = 0;
+      for (int i = 0; i < calls_; ++i) total += device_.advance();
+      return total;
+    }
+
     FakeDeviceApi& device_;
     int calls_;
   };

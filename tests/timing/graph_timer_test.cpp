@@ -28,6 +28,24 @@ TEST(GraphTimer, SampleIsOneReplayDividedByCallsPerGraph) {
   EXPECT_TRUE(m.markers.empty());
 }
 
+TEST(GraphTimer, TimedReplaysQueueBehindAnUntimedReplay) {
+  FakeDeviceApi api;
+  api.call_ms = {0.01};
+  api.graph_launch_gap_ms = 0.05;  // a quarter of a 2 ms replay would leak into a lone replay
+  Measurement m = measure(api, plan_for(Timer::kGraph), test_options(), [] {});
+  EXPECT_NEAR(m.latency_ms, 0.01, 1e-12);
+  EXPECT_NEAR(m.max_ms, 0.01, 1e-12);
+  // Every batch of timed replays (the probe replay included) starts with an untimed one.
+  auto capture = std::find(api.log.begin(), api.log.end(), "capture");
+  ASSERT_NE(capture, api.log.end());
+  auto first_prime = std::find(capture, api.log.end(), "prime");
+  ASSERT_NE(first_prime, api.log.end());
+  EXPECT_EQ(*(first_prime + 1), "begin");
+  EXPECT_EQ(std::count(first_prime, api.log.end(), "replay"),
+            static_cast<long>(m.samples_ms.size()) + 1);
+  EXPECT_GE(std::count(first_prime, api.log.end(), "prime"), 2);  // the probe and a batch
+}
+
 TEST(GraphTimer, WarmsUpBeforeCapture) {
   FakeDeviceApi api;
   measure(api, plan_for(Timer::kGraph), test_options(), [] {});

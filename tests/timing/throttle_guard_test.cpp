@@ -61,6 +61,29 @@ TEST(ThrottleGuard, MeasurementCountsThrottledSamplesAndSaysSo) {
   EXPECT_EQ(m.markers.back(), "throttled=10");
 }
 
+TEST(ThrottleGuard, MeasurementRecordsTheClockRangeItRead) {
+  FakeDeviceApi api;
+  api.max_clock_mhz = 2000;
+  // A power-capped batch reads just under the threshold; an idle clock would read far under it.
+  api.clock_mhz = {1950, 1980, 1750, 1760};
+  TimerPlan plan = plan_for(Timer::kDirect);
+  plan.clock_guard = true;
+  Measurement m = measure(api, plan, test_options(), [] {});
+  EXPECT_EQ(m.sm_clock_min_mhz, 1750);
+  EXPECT_EQ(m.sm_clock_max_mhz, 1980);
+  EXPECT_EQ(m.throttled_samples, 10);
+}
+
+TEST(ThrottleGuard, ClockRangeStaysZeroWhenNothingWasRead) {
+  FakeDeviceApi api;
+  api.max_clock_mhz = 2000;
+  TimerPlan plan = plan_for(Timer::kDirect);
+  plan.clock_guard = true;
+  Measurement m = measure(api, plan, test_options(), [] {});
+  EXPECT_EQ(m.sm_clock_min_mhz, 0);
+  EXPECT_EQ(m.sm_clock_max_mhz, 0);
+}
+
 TEST(ThrottleGuard, PlanWithoutClockGuardNeverReadsClocks) {
   FakeDeviceApi api;
   api.max_clock_mhz = 2000;

@@ -5,6 +5,8 @@
 #include <c10/cuda/CUDAGuard.h>
 #include <c10/cuda/CUDAStream.h>
 
+#include <vector>
+
 #include "engine/device/cuda/cuda_check.h"
 #include "engine/device/cuda/cuda_event_pool.h"
 
@@ -14,16 +16,26 @@ namespace {
 class CudaCapturedGraph : public CapturedGraph {
  public:
   CudaCapturedGraph(std::unique_ptr<at::cuda::CUDAGraph> graph, int device_index)
-      : graph_(std::move(graph)), device_index_(static_cast<c10::DeviceIndex>(device_index)) {
-    events_.reserve(2, "replay");
-  }
+      : graph_(std::move(graph)), device_index_(static_cast<c10::DeviceIndex>(device_index)) {}
 
-  double replay_ms() override {
+  std::vector<double> time_replays(int replays, const Call& before_each) override {
     cudaStream_t stream = c10::cuda::getCurrentCUDAStream(device_index_).stream();
-    check(cudaEventRecord(events_[0], stream), "replay", "cudaEventRecord");
+    events_.reserve(2 * static_cast<size_t>(replays), "replay");
+    // Untimed: while the device runs it, the host queues the timed replays below, so each of
+    // them starts the moment the one before it ends instead of when the host's launch returns.
     graph_->replay();
-    check(cudaEventRecord(events_[1], stream), "replay", "cudaEventRecord");
-    return elapsed_ms(events_[0], events_[1], "replay");
+    for (int i = 0; i < replays; ++i) {
+      if (before_each) before_each();
+      check(cudaEventRecord(events_[2 * i], stream), "replay", "cudaEventRecord");
+      graph_->replay();
+      check(cudaEventRecord(events_[2 * i + 1], stream), "replay", "cudaEventRecord");
+    }
+    std::vector<double> samples;
+    samples.reserve(replays);
+    for (int i = 0; i < replays; ++i) {
+      samples.push_back(elapsed_ms(events_[2 * i], events_[2 * i + 1], "replay"));
+    }
+    return samples;
   }
 
  private:
