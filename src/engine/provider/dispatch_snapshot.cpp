@@ -1,0 +1,83 @@
+#include "engine/provider/dispatch_snapshot.h"
+
+#include <ATen/core/dispatch/Dispatcher.h>
+#include <c10/core/Device.h>
+#include <c10/core/TensorOptions.h>
+#include <fmt/format.h>
+
+#include "core/error.h"
+
+namespace caliber {
+namespace {
+
+// Device types whose kernels a candidate may replace: the accelerators of backend/ (MUSA and
+// Ascend register as PrivateUse1) and the host.
+const std::vector<std::string>& snapshot_device_types() {
+  static const std::vector<std::string> kTypes = {"cpu", "cuda", "hip",
+                                                  "xpu", "mps",  "privateuseone"};
+  return kTypes;
+}
+
+std::vector<c10::DispatchKey> deciding_keys(const std::string& device_type) {
+  c10::DispatchKey backend;
+  try {
+    backend = c10::computeDispatchKey(std::nullopt, std::nullopt, c10::Device(device_type));
+  } catch (const c10::Error&) {
+    throw Error(
+        ErrorKind::kUsage,
+        fmt::format("'{}' is not a torch device type (accepted: cpu, cuda, ...)", device_type));
+  }
+  return {backend, c10::getAutogradKeyFromBackend(c10::toBackendComponent(backend))};
+}
+
+std::string identity_of(const c10::OperatorHandle& op, const std::vector<c10::DispatchKey>& keys) {
+  std::string identity;
+  for (const auto key : keys) {
+    identity += c10::toString(key);
+    identity += ": ";
+    identity += op.hasComputedKernelForDispatchKey(key)
+                    ? op.getComputedKernelForDispatchKey(key).debug()
+                    : std::string("<no kernel>");
+    identity += '\n';
+  }
+  return identity;
+}
+
+c10::OperatorName operator_name(const std::string& op) {
+  const auto dot = op.find('.', op.find("::") == std::string::npos ? 0 : op.find("::"));
+  if (dot == std::string::npos) return c10::OperatorName(op, "");
+  return c10::OperatorName(op.substr(0, dot), op.substr(dot + 1));
+}
+
+}  // namespace
+
+std::optional<std::string> kernel_identity(const std::string& op, const std::string& device_type) {
+  const auto handle = c10::Dispatcher::singleton().findOp(operator_name(op));
+  if (!handle) return std::nullopt;
+  return identity_of(*handle, deciding_keys(device_type));
+}
+
+DispatchSnapshot DispatchSnapshot::take() {
+  DispatchSnapshot snapshot;
+  std::map<std::string, std::vector<c10::DispatchKey>> keys;
+  for (const auto& type : snapshot_device_types()) keys[type] = deciding_keys(type);
+  auto& dispatcher = c10::Dispatcher::singleton();
+  for (const auto& name : dispatcher.getAllOpNames()) {
+    const auto handle = dispatcher.findOp(name);
+    if (!handle) continue;
+    auto& per_device = snapshot.kernels_[c10::toString(name)];
+    for (const auto& [type, type_keys] : keys) per_device[type] = identity_of(*handle, type_keys);
+  }
+  return snapshot;
+}
+
+std::optional<std::string> DispatchSnapshot::kernel(const std::string& op,
+                                                    const std::string& device_type) const {
+  const auto found = kernels_.find(op);
+  if (found == kernels_.end()) return std::nullopt;
+  const auto per_device = found->second.find(device_type);
+  if (per_device == found->second.end()) return std::nullopt;
+  return per_device->second;
+}
+
+}  // namespace caliber

@@ -1,0 +1,155 @@
+#include "engine/provider/python_provider.h"
+
+#include <ATen/ops/add.h>
+#include <ATen/ops/arange.h>
+#include <ATen/ops/equal.h>
+#include <ATen/ops/relu.h>
+#include <gtest/gtest.h>
+#include <pybind11/embed.h>
+
+#include <cstdlib>
+#include <regex>
+#include <thread>
+
+#include "core/error.h"
+#include "engine/provider/embedded_python.h"
+#include "engine/provider/loaded_libraries.h"
+
+namespace py = pybind11;
+
+namespace caliber {
+namespace {
+
+// tests/providers/toy_override.py: overrides aten::add.Tensor and aten::relu for CPU and counts
+// its calls.
+class PythonProviderTest : public testing::Test {
+ protected:
+  static void SetUpTestSuite() { setenv("PYTHONPATH", CALIBER_PROVIDER_TEST_DIR, 1); }
+  // As the caliber binary does once its providers are gone; the next suite in this process
+  // could not start Python again, so this suite is the last to use it.
+  static void TearDownTestSuite() { shutdown_embedded_python(); }
+
+  static long toy_calls(const char* kernel) {
+    py::gil_scoped_acquire gil;
+    return py::module_::import("toy_override").attr("calls")[kernel].cast<long>();
+  }
+
+  static Error failure_of(const std::string& spec) {
+    try {
+      make_provider(spec);
+    } catch (const Error& e) {
+      return e;
+    }
+    return Error(ErrorKind::kInternal, "no error");
+  }
+
+  const at::Tensor a_ = at::arange(-3, 3);
+  const at::Tensor b_ = at::arange(0, 6);
+};
+
+TEST_F(PythonProviderTest, RunsTheOverrideInsideTheScopeOnly) {
+  auto provider = make_provider("python:toy_override");
+  const long before = toy_calls("add");
+
+  at::add(a_, b_);
+  EXPECT_EQ(toy_calls("add"), before);
+
+  const at::Tensor sum = with_candidate(*provider, [&] { return at::add(a_, b_); });
+  EXPECT_EQ(toy_calls("add"), before + 1);
+  EXPECT_TRUE(at::equal(sum, at::arange(-3, 9, 2)));  // the override computes ATen's values
+
+  at::add(a_, b_);
+  EXPECT_EQ(toy_calls("add"), before + 1);
+}
+
+TEST_F(PythonProviderTest, EveryScopeRunsTheOverrideAgain) {
+  auto provider = make_provider("python:toy_override");
+  const long before = toy_calls("relu");
+  for (int i = 0; i < 3; ++i) {
+    with_candidate(*provider, [&] { at::relu(a_); });
+    at::relu(a_);
+  }
+  EXPECT_EQ(toy_calls("relu"), before + 3);
+}
+
+TEST_F(PythonProviderTest, OverrideRunsWhenCalledFromAnotherCppThread) {
+  auto provider = make_provider("python:toy_override");
+  const long before = toy_calls("add");
+  with_candidate(*provider, [&] { std::thread([&] { at::add(a_, b_); }).join(); });
+  EXPECT_EQ(toy_calls("add"), before + 1);
+}
+
+TEST_F(PythonProviderTest, CoversOnlyTheOverriddenOperatorsOfTheDevice) {
+  auto provider = make_provider("python:toy_override");
+  const Coverage overridden = provider->covers({"aten::add.Tensor", "aten::relu"}, "cpu");
+  EXPECT_TRUE(overridden.covered());
+  EXPECT_EQ(overridden.overridden, (std::vector<std::string>{"aten::add.Tensor", "aten::relu"}));
+  EXPECT_TRUE(overridden.baseline_intact());
+
+  const Coverage other_op = provider->covers({"aten::mul.Tensor"}, "cpu");
+  EXPECT_FALSE(other_op.covered());
+  EXPECT_EQ(other_op.not_overridden, std::vector<std::string>{"aten::mul.Tensor"});
+
+  EXPECT_FALSE(provider->covers({"aten::add.Tensor"}, "cuda").covered());  // CPU only
+}
+
+TEST_F(PythonProviderTest, NamesOperatorsTheDispatcherDoesNotKnow) {
+  auto provider = make_provider("python:toy_override");
+  const Coverage coverage = provider->covers({"aten::no_such_op", "aten::relu"}, "cpu");
+  EXPECT_EQ(coverage.unknown, std::vector<std::string>{"aten::no_such_op"});
+  EXPECT_TRUE(coverage.covered());
+}
+
+TEST_F(PythonProviderTest, RaisingOverrideBecomesAnOpFailureWithThePythonMessage) {
+  auto provider = make_provider("python:toy_override:raising_context");
+  try {
+    with_candidate(*provider, [&] { at::add(a_, b_); });
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kOpFailure);
+    EXPECT_EQ(std::string(e.what()),
+              "python:toy_override:raising_context: ValueError: toy_override refuses to add");
+  }
+  // The scope was left on the way out: ATen's add is back and Python is usable again.
+  EXPECT_TRUE(at::equal(at::add(a_, b_), at::arange(-3, 9, 2)));
+  EXPECT_TRUE(provider->covers({"aten::add.Tensor"}, "cpu").covered());
+}
+
+TEST_F(PythonProviderTest, FailureOutsideTheCandidatePassesThroughUnchanged) {
+  auto provider = make_provider("python:toy_override");
+  EXPECT_THROW(with_candidate(*provider, [] { throw std::out_of_range("harness"); }),
+               std::out_of_range);
+}
+
+TEST_F(PythonProviderTest, VersionNamesModuleVersionAndCheckoutCommit) {
+  auto provider = make_provider("python:toy_override");
+  EXPECT_EQ(provider->spec(), "python:toy_override");
+  EXPECT_TRUE(std::regex_match(provider->version(),
+                               std::regex(R"(toy_override 0\.1\.toy( \(git [0-9a-f]{40}\))?)")))
+      << provider->version();
+}
+
+TEST_F(PythonProviderTest, EmbeddedTorchSharesTheProcessLibtorch) {
+  auto provider = make_provider("python:toy_override");
+  EXPECT_EQ(loaded_library_files("libtorch_cpu").size(), 1u);
+  py::gil_scoped_acquire gil;
+  EXPECT_TRUE(py::module_::import("sys").attr("modules").contains("torch"));
+}
+
+TEST_F(PythonProviderTest, MissingModuleIsAUsageError) {
+  const Error error = failure_of("python:no_such_caliber_module");
+  EXPECT_EQ(error.kind(), ErrorKind::kUsage);
+  EXPECT_NE(std::string(error.what()).find("No module named 'no_such_caliber_module'"),
+            std::string::npos)
+      << error.what();
+}
+
+TEST_F(PythonProviderTest, MissingContextCallableIsAUsageError) {
+  const Error error = failure_of("python:toy_override:no_such_context");
+  EXPECT_EQ(error.kind(), ErrorKind::kUsage);
+  EXPECT_NE(std::string(error.what()).find("no callable no_such_context"), std::string::npos)
+      << error.what();
+}
+
+}  // namespace
+}  // namespace caliber

@@ -1,0 +1,50 @@
+"""A toy candidate for caliber's python: provider tests (`--candidate python:toy_override`).
+
+Inside `caliber_context()` it overrides aten::add.Tensor and aten::relu for CPU through
+torch.library; the overrides compute ATen's values through other operators and count their
+calls in `calls`, which is how a test sees that they ran. `raising_context()` (used as
+`python:toy_override:raising_context`) installs an add that raises, for the failure path.
+"""
+
+import contextlib
+
+import torch
+
+__version__ = "0.1.toy"
+
+calls = {"add": 0, "relu": 0}
+
+
+def _add(self, other, *, alpha=1):
+    calls["add"] += 1
+    return torch.sub(self, other, alpha=-alpha)
+
+
+def _relu(self):
+    calls["relu"] += 1
+    return torch.clamp_min(self, 0)
+
+
+def _refusing_add(self, other, *, alpha=1):
+    raise ValueError("toy_override refuses to add")
+
+
+@contextlib.contextmanager
+def _overriding(kernels):
+    # One Library per scope, destroyed on the way out: that restores ATen's kernels and leaves
+    # no registration for the interpreter's shutdown.
+    library = torch.library.Library("aten", "IMPL")
+    try:
+        for name, kernel in kernels.items():
+            library.impl(name, kernel, "CPU")
+        yield
+    finally:
+        library._destroy()
+
+
+def caliber_context():
+    return _overriding({"add.Tensor": _add, "relu": _relu})
+
+
+def raising_context():
+    return _overriding({"add.Tensor": _refusing_add})
