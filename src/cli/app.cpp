@@ -16,6 +16,8 @@ int run_cli(int argc, char** argv) {
   app.require_subcommand(1);
   CommandAction action;
   add_devices_command(app, action);
+  add_batch_command(app, action);
+  add_worker_command(app, action);
   try {
     app.parse(argc, argv);
     return action ? action() : 0;
