@@ -113,12 +113,21 @@ ChildProcess::ChildProcess(const ChildSpec& spec) {
     throw;
   }
 
+  // Closed by a successful exec (O_CLOEXEC): until then the child may not be in its own
+  // process group yet, and a kill of the group would miss it.
+  int exec_sync[2] = {-1, -1};
+  if (::pipe2(exec_sync, O_CLOEXEC) != 0) {
+    cleanup();
+    throw Error(ErrorKind::kInternal, fmt::format("pipe2 failed: {}", std::strerror(errno)));
+  }
   pid_t parent = ::getpid();
   started_ = Clock::now();
   pid_t pid = ::fork();
   if (pid < 0) {
     int err = errno;
     cleanup();
+    ::close(exec_sync[0]);
+    ::close(exec_sync[1]);
     throw Error(ErrorKind::kInternal, fmt::format("fork failed: {}", std::strerror(err)));
   }
   if (pid == 0) {
@@ -141,8 +150,14 @@ ChildProcess::ChildProcess(const ChildSpec& spec) {
     ::execve(argv[0], argv.data(), envp.data());
     const char message[] = "caliber batch: cannot execute the child binary\n";
     [[maybe_unused]] ssize_t n = ::write(2, message, sizeof(message) - 1);
+    n = ::write(exec_sync[1], "x", 1);
     ::_exit(127);
   }
+  ::close(exec_sync[1]);
+  char sync_byte = 0;
+  while (::read(exec_sync[0], &sync_byte, 1) < 0 && errno == EINTR) {
+  }
+  ::close(exec_sync[0]);
   pid_ = pid;
   stdin_fd_ = in_pipe[1];
   stdout_fd_ = out_pipe[0];

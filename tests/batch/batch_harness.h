@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -22,6 +23,11 @@
 #include "core/atomic_file.h"
 
 namespace caliber::testing {
+
+// tests/batch/data (CALIBER_TEST_DATA names the suite-wide tests/data).
+inline std::filesystem::path batch_data_dir() {
+  return std::filesystem::path(__FILE__).parent_path() / "data";
+}
 
 inline std::filesystem::path fresh_temp_dir(const std::string& name) {
   std::random_device random;
@@ -79,10 +85,10 @@ class BatchHarness {
     env_["CALIBER_SELFTEST"] = "1";
     env_["CALIBER_SELFTEST_STATE"] = state_dir().string();
     env_["FAKE_CALIBER_LOG"] = calls_path().string();
-    if (fake_child)
-      env_["CALIBER_CHILD_BINARY"] = std::string(CALIBER_TEST_DATA) + "/fake_caliber.sh";
+    if (fake_child) env_["CALIBER_CHILD_BINARY"] = (batch_data_dir() / "fake_caliber.sh").string();
   }
   ~BatchHarness() {
+    if (std::getenv("CALIBER_KEEP_TEST_DIRS") != nullptr) return;  // to look at after a failure
     std::error_code ec;
     std::filesystem::remove_all(dir_, ec);
   }

@@ -10,8 +10,8 @@ namespace {
 
 using testing::BatchHarness;
 
-const std::vector<std::string> kSlowOps = {"--ops", "slow_1,slow_2,slow_3,slow_4,slow_5,slow_6",
-                                           "--devices", "0"};
+const std::vector<std::string> kSlowOps = {
+    "--ops", "slow_1,slow_2,slow_3,slow_4,slow_5,slow_6", "--devices", "0", "--dtypes", "float32"};
 
 void expect_every_slow_op_ok_with_one_row(const BatchHarness& h) {
   auto s = h.status();
