@@ -19,6 +19,8 @@ int run_cli(int argc, char** argv) {
   add_summary_command(app, action);
   add_compare_command(app, action);
   add_report_command(app, action);
+  add_batch_command(app, action);
+  add_worker_command(app, action);
   try {
     app.parse(argc, argv);
     return action ? action() : 0;

@@ -1,0 +1,45 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "batch/op_selection.h"
+#include "core/choice.h"
+#include "core/knobs.h"
+
+namespace caliber {
+
+// `op`: a fresh `caliber run` process per op, the old harness's behaviour. `worker`: one
+// long-lived `caliber worker` per device lane that runs op after op, replaced after any
+// failure, so process start-up (CUDA context, a Python candidate's import) is paid once per
+// lane instead of once per op.
+enum class Isolation { kOp, kWorker };
+
+// The default isolation mode. To be settled by the H200 measurements of issue 6 (a full core
+// screen in both modes); changing it is this one line.
+inline constexpr Isolation kDefaultIsolation = Isolation::kOp;
+
+const Choice<Isolation>& isolation_choice();
+inline const char* to_string(Isolation v) { return isolation_choice().name(v); }
+
+// Everything `caliber batch` was asked to do, as typed; plan_batch resolves it.
+struct BatchOptions {
+  FlagValues knob_flags;  // knob name -> text, as typed; passed through to every child
+  SelectionRequest selection;
+  std::string ops_file;
+  std::string dismiss_file;  // empty: the source tree's ops/dismiss.yaml when present
+  bool use_dismiss_list = true;
+  std::string devices;  // "0,1,2,3"; empty: every device of the backend
+  Isolation isolation = kDefaultIsolation;
+  int retries = 2;
+  double timeout_s = 0;  // > 0: a fixed per-op timeout instead of the scaled one
+  double timeout_base_s = 60;
+  double timeout_per_case_s = 5;  // per shape and dtype
+  double kill_grace_s = 5;
+  bool force = false;
+  bool redo_failed = false;
+  bool progress = true;
+  std::string command_line;
+};
+
+}  // namespace caliber

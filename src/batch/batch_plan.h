@@ -1,0 +1,36 @@
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "backend/backend_descriptor.h"
+#include "batch/batch_options.h"
+#include "core/knobs.h"
+
+namespace caliber {
+
+// The batch's options resolved and validated before anything starts: knobs, backend, the
+// device of each lane, the child executable and the knobs every child gets.
+struct BatchPlan {
+  BatchOptions options;
+  Knobs knobs;
+  const BackendDescriptor* backend = nullptr;
+  std::vector<int> devices;  // one lane per entry
+  std::filesystem::path out_dir;
+  std::filesystem::path child_binary;
+  FlagValues child_flags;  // knob name -> value, the same for every child of this batch
+};
+
+// The knob names `caliber batch` accepts (every knob except the per-run ones it sets itself).
+const std::vector<std::string>& batch_knob_names();
+
+// Throws a usage error naming the flag for a bad value (knob, device list, missing binary).
+BatchPlan plan_batch(const BatchOptions& options, const EnvLookup& env);
+
+// The per-op timeout: fixed when --timeout-s is given, else base + per-case x cases, where an
+// unknown shape count counts as kUnknownShapeCount shapes.
+inline constexpr int kUnknownShapeCount = 10;
+double op_timeout_s(const BatchOptions& options, int shape_count, size_t dtype_count);
+
+}  // namespace caliber

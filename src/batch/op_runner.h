@@ -1,0 +1,33 @@
+#pragma once
+
+#include <atomic>
+
+#include "batch/batch_directory.h"
+#include "batch/batch_plan.h"
+#include "batch/lane.h"
+#include "batch/op_catalog.h"
+#include "batch/op_status.h"
+
+namespace caliber {
+
+// Takes one op from start to a final status on a lane: the all-dtypes run with its retries,
+// then, when that failed, each dtype alone (the two-level dtype fallback).
+class OpRunner {
+ public:
+  OpRunner(const BatchPlan& plan, BatchDirectory& dir, const std::atomic<bool>& stop)
+      : plan_(plan), dir_(dir), stop_(stop) {}
+
+  OpStatus run(const OpEntry& op, Lane& lane) const;
+
+ private:
+  // Attempts one run request until it succeeds or should_retry says stop; logs each attempt.
+  std::vector<AttemptOutcome> run_with_retries(RunRequest request, Lane& lane,
+                                               bool first_in_worker) const;
+  RunRequest base_request(const OpEntry& op) const;
+
+  const BatchPlan& plan_;
+  BatchDirectory& dir_;
+  const std::atomic<bool>& stop_;
+};
+
+}  // namespace caliber

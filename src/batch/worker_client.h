@@ -1,0 +1,38 @@
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <string>
+
+#include "batch/child_process.h"
+
+namespace caliber {
+
+// The batch's side of one long-lived `caliber worker`: sends one request line, waits for the
+// one-line answer {"op": ..., "exit": code}. A worker that dies, stops answering before the
+// deadline or is interrupted is killed with its whole process group; the lane then starts a
+// fresh one for the next op.
+class WorkerClient {
+ public:
+  explicit WorkerClient(const ChildSpec& spec);
+
+  // The child exit the request amounts to: kExited with the answered exit code, or how the
+  // worker itself ended (signal, timeout, interruption) when no answer came.
+  ChildExit run(const std::string& request_line, Clock::time_point deadline,
+                const std::atomic<bool>& stop, double grace_s);
+
+  bool alive() const { return alive_; }
+  // Closes the worker's input (it exits at end of input), then makes sure its group is gone.
+  void shutdown(double grace_s);
+
+ private:
+  ChildExit exchange(const std::string& request_line, Clock::time_point deadline,
+                     const std::atomic<bool>& stop, double grace_s);
+  ChildExit ended(ChildExit::How how_if_running, double grace_s);
+
+  std::unique_ptr<ChildProcess> process_;
+  std::string buffer_;
+  bool alive_ = true;
+};
+
+}  // namespace caliber

@@ -1,0 +1,77 @@
+#include <fstream>
+#include <iterator>
+
+#include "batch/batch_driver.h"
+#include "batch/batch_plan.h"
+#include "batch/text_util.h"
+#include "cli/command.h"
+
+namespace caliber {
+namespace {
+
+// For batch_identity.json: the command exactly as typed (arguments separated by spaces).
+std::string own_command_line() {
+  std::ifstream in("/proc/self/cmdline", std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (char& c : text) {
+    if (c == '\0') c = ' ';
+  }
+  return trim(text);
+}
+
+struct BatchCommandInput {
+  BatchOptions options;
+  std::string ops;
+  std::string families;
+  std::string isolation = to_string(kDefaultIsolation);
+  bool no_dismiss = false;
+  bool no_progress = false;
+};
+
+}  // namespace
+
+void add_batch_command(CLI::App& app, CommandAction& action) {
+  auto* cmd = app.add_subcommand(
+      "batch", "Run many ops, each isolated on a device lane, surviving crashes and hangs");
+  auto in = std::make_shared<BatchCommandInput>();
+  BatchOptions& o = in->options;
+  add_knob_options(cmd, o.knob_flags, batch_knob_names());
+  cmd->add_option("--ops", in->ops, "comma-separated op names (default: every op)");
+  cmd->add_option("--ops-file", o.ops_file, "a file of op names, one or more per line, # comments");
+  cmd->add_option("--family", in->families, "only ops of these families (comma-separated)");
+  cmd->add_option("--dismiss-file", o.dismiss_file, "dismiss list (default: ops/dismiss.yaml)");
+  cmd->add_flag("--no-dismiss", in->no_dismiss, "run dismissed ops too");
+  cmd->add_option("--devices,--gpus", o.devices, "device indices, one lane each (e.g. 0,1,2,3)");
+  cmd->add_option("--isolation", in->isolation,
+                  fmt::format("accepted: {} (default {})", isolation_choice().accepted(),
+                              to_string(kDefaultIsolation)));
+  cmd->add_option("--retries", o.retries, "retries of a failed op (default 2)");
+  cmd->add_option("--timeout-s", o.timeout_s, "fixed per-op timeout (default: scaled)");
+  cmd->add_option("--timeout-base-s", o.timeout_base_s, "scaled timeout: seconds per op");
+  cmd->add_option("--timeout-per-case-s,--timeout-per-shape-s", o.timeout_per_case_s,
+                  "scaled timeout: seconds per shape and dtype");
+  cmd->add_option("--kill-grace-s", o.kill_grace_s, "SIGTERM to SIGKILL grace period");
+  cmd->add_flag("--force", o.force, "redo every op, complete or not");
+  cmd->add_flag("--redo-failed", o.redo_failed, "redo the complete ops that did not pass");
+  cmd->add_flag("--no-progress", in->no_progress, "no live progress line");
+  cmd->callback([&action, in] {
+    action = [in] {
+      BatchOptions options = in->options;
+      options.selection.ops = split_nonempty(in->ops, ',');
+      options.selection.families = split_nonempty(in->families, ',');
+      options.isolation = isolation_choice().parse("--isolation", in->isolation);
+      options.use_dismiss_list = !in->no_dismiss;
+      options.progress = !in->no_progress;
+      options.command_line = own_command_line();
+      if (options.timeout_s < 0 || options.kill_grace_s < 0 || options.timeout_base_s < 0 ||
+          options.timeout_per_case_s < 0) {
+        throw_usage(
+            "--timeout-s, --timeout-base-s, --timeout-per-case-s, --kill-grace-s: "
+            "accepted: a number >= 0");
+      }
+      return run_batch(options, process_env());
+    };
+  });
+}
+
+}  // namespace caliber

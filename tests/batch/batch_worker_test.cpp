@@ -1,0 +1,60 @@
+// --isolation worker: one long-lived worker per lane, replaced after any failure, with the failed
+// op retried in a fresh process.
+#include <gtest/gtest.h>
+
+#include "batch_harness.h"
+
+namespace caliber {
+namespace {
+
+using testing::BatchHarness;
+
+TEST(BatchWorker, OneWorkerServesConsecutivePassingOps) {
+  BatchHarness h("worker_ok");
+  EXPECT_EQ(h.run({"--isolation", "worker", "--ops", "ok_a,ok_b,ok_c", "--devices", "0"}), 0)
+      << h.output();
+  EXPECT_EQ(h.calls("worker-start").size(), 1u);
+  EXPECT_EQ(h.calls("worker-run").size(), 3u);
+  EXPECT_TRUE(h.calls("run op=").empty());
+  for (const auto& [op, row] : h.status()) EXPECT_EQ(row.state, OpState::kOk) << op;
+}
+
+TEST(BatchWorker, FailedOpIsRetriedInAFreshProcessAndTheWorkerReplaced) {
+  BatchHarness h("worker_fail");
+  EXPECT_EQ(h.run({"--isolation", "worker", "--ops", "selftest_flaky,ok_a", "--devices", "0",
+                   "--dtypes", "float32"}),
+            0)
+      << h.output();
+  auto s = h.status();
+  EXPECT_EQ(s["selftest_flaky"].state, OpState::kOk);
+  EXPECT_EQ(s["selftest_flaky"].attempts, 2);
+  EXPECT_EQ(h.calls("worker-run op=selftest_flaky ").size(), 1u);
+  EXPECT_EQ(h.calls("run op=selftest_flaky ").size(), 1u);
+  EXPECT_EQ(h.calls("worker-start").size(), 2u);  // the first was retired after the failure
+}
+
+TEST(BatchWorker, ClassifiesAWorkerCrashAndHang) {
+  BatchHarness h("worker_crash");
+  EXPECT_EQ(h.run({"--isolation", "worker", "--ops", "selftest_segfault,selftest_hang,ok_a",
+                   "--devices", "0", "--dtypes", "float32", "--timeout-s", "1"}),
+            1)
+      << h.output();
+  auto s = h.status();
+  EXPECT_EQ(s["selftest_segfault"].state, OpState::kCrashed);
+  EXPECT_EQ(s["selftest_segfault"].signal, "SIGSEGV");
+  EXPECT_EQ(s["selftest_hang"].state, OpState::kHung);
+  EXPECT_EQ(s["ok_a"].state, OpState::kOk);
+  for (const auto& start : h.calls("worker-start")) {
+    EXPECT_FALSE(testing::group_alive(std::stoi(BatchHarness::field(start, "pid")))) << start;
+  }
+}
+
+TEST(BatchWorker, DeviceFatalIsToldApartFromFailure) {
+  BatchHarness h("worker_fatal");
+  h.run({"--isolation", "worker", "--ops", "selftest_device_fatal", "--devices", "0", "--dtypes",
+         "float32", "--retries", "0"});
+  EXPECT_EQ(h.status()["selftest_device_fatal"].state, OpState::kDeviceFatal);
+}
+
+}  // namespace
+}  // namespace caliber
