@@ -16,6 +16,7 @@ int run_cli(int argc, char** argv) {
   app.require_subcommand(1);
   CommandAction action;
   add_devices_command(app, action);
+  add_ops_command(app, action);
   try {
     app.parse(argc, argv);
     return action ? action() : 0;

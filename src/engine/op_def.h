@@ -48,7 +48,7 @@ class OpDef {
   OpDef& bytes(CountFn bytes);
   OpDef& flops(CountFn flops);
   OpDef& check(CheckFn check);
-  OpDef& tolerance(double scale);  // multiplies the dtype's verification tolerance
+  OpDef& tolerance(double scale);    // multiplies the dtype's verification tolerance
   OpDef& inplace(bool on = true);    // the call mutates its first input: reset between calls
   OpDef& backward(bool on = true);   // time torch::autograd::grad of the call's output
   OpDef& host_sync(bool on = true);  // the call waits for the device (nonzero, masked_select)

@@ -74,7 +74,8 @@ void prepare(OpInstance::State& s, Args args, const at::Tensor* given_dout) {
         s.leaves.push_back(t);
       }
     }
-    if (s.leaves.empty()) throw Error(ErrorKind::kInternal, s.op->name() + ": nothing to differentiate");
+    if (s.leaves.empty())
+      throw Error(ErrorKind::kInternal, s.op->name() + ": nothing to differentiate");
     s.out = s.op->call()(s.args);
     s.dout = given_dout != nullptr ? given_dout->to(s.out.options()) : at::randn_like(s.out);
     s.call = [self] {
@@ -142,12 +143,15 @@ Verification compare(const at::Tensor& got_any, const at::Tensor& ref_any, doubl
     return v;
   }
   Tolerance tol = tolerance_for(got.scalar_type(), scale);
-  at::Tensor g = got.is_complex() ? at::view_as_real(got.to(at::kComplexDouble)) : got.to(at::kDouble);
-  at::Tensor r = ref.is_complex() ? at::view_as_real(ref.to(at::kComplexDouble)) : ref.to(at::kDouble);
+  at::Tensor g =
+      got.is_complex() ? at::view_as_real(got.to(at::kComplexDouble)) : got.to(at::kDouble);
+  at::Tensor r =
+      ref.is_complex() ? at::view_as_real(ref.to(at::kComplexDouble)) : ref.to(at::kDouble);
   v.ok = at::allclose(g, r, tol.rtol, tol.atol, /*equal_nan=*/true);
   at::Tensor diff = at::abs(g - r).nan_to_num(0.0, 0.0, 0.0);
   double max_diff = diff.numel() > 0 ? diff.max().item<double>() : 0.0;
-  v.detail = fmt::format("max |diff| {:.3g} (rtol {:.3g}, atol {:.3g})", max_diff, tol.rtol, tol.atol);
+  v.detail =
+      fmt::format("max |diff| {:.3g} (rtol {:.3g}, atol {:.3g})", max_diff, tol.rtol, tol.atol);
   if (!v.ok) {
     at::Tensor bad = at::logical_not(at::isclose(g, r, tol.rtol, tol.atol, true));
     v.detail += fmt::format(", {} of {} elements outside", bad.sum().item<int64_t>(), g.numel());
@@ -168,9 +172,7 @@ const std::function<void()>& OpInstance::reset() const { return state_->reset; }
 double OpInstance::bytes() const { return state_->bytes; }
 double OpInstance::flops() const { return state_->flops; }
 const std::string& OpInstance::size_detail() const { return state_->detail; }
-const std::vector<std::vector<int64_t>>& OpInstance::input_shapes() const {
-  return state_->shapes;
-}
+const std::vector<std::vector<int64_t>>& OpInstance::input_shapes() const { return state_->shapes; }
 
 Verification OpInstance::verify() const {
   State& s = *state_;
@@ -233,9 +235,8 @@ OpInstance instantiate(const OpDef& op, const ShapeCase& shape, DType dtype,
     }
     if (op.flops()) state->flops = op.flops()(a, state->out);
   } catch (const c10::Error& e) {
-    throw Error(ErrorKind::kOpFailure,
-                fmt::format("{} {} {}: {}", op.name(), dtype_name(dtype), shape.label(),
-                            first_line(e.what())));
+    throw Error(ErrorKind::kOpFailure, fmt::format("{} {} {}: {}", op.name(), dtype_name(dtype),
+                                                   shape.label(), first_line(e.what())));
   }
   return OpInstance(std::move(state));
 }

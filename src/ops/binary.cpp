@@ -64,21 +64,29 @@ std::vector<OpDef> binary_ops() {
       binary("mul", [](A& a) { return a.t[0].mul(a.t[1]); })
           .dtypes(ops::concat(kWithInt, kComplexDTypes)),
       binary("mul_", [](A& a) { return a.t[0].mul_(a.t[1]); }).inplace(),
-      binary("div", [](A& a) { return a.t[0].div(a.t[1]); }, Domain::kNormal, kPos)
+      binary(
+          "div", [](A& a) { return a.t[0].div(a.t[1]); }, Domain::kNormal, kPos)
           .dtypes(kWithInt),
-      binary("div_", [](A& a) { return a.t[0].div_(a.t[1]); }, Domain::kNormal, kPos).inplace(),
-      binary("true_divide", [](A& a) { return a.t[0].true_divide(a.t[1]); }, Domain::kNormal,
-             kPos),
-      binary("floor_divide", [](A& a) { return a.t[0].floor_divide(a.t[1]); }, Domain::kNormal,
-             kPos)
+      binary(
+          "div_", [](A& a) { return a.t[0].div_(a.t[1]); }, Domain::kNormal, kPos)
+          .inplace(),
+      binary(
+          "true_divide", [](A& a) { return a.t[0].true_divide(a.t[1]); }, Domain::kNormal, kPos),
+      binary(
+          "floor_divide", [](A& a) { return a.t[0].floor_divide(a.t[1]); }, Domain::kNormal, kPos)
           .dtypes(kWithInt),
-      binary("remainder", [](A& a) { return a.t[0].remainder(a.t[1]); }, Domain::kNormal, kPos)
+      binary(
+          "remainder", [](A& a) { return a.t[0].remainder(a.t[1]); }, Domain::kNormal, kPos)
           .dtypes(kWithInt),
-      binary("fmod", [](A& a) { return a.t[0].fmod(a.t[1]); }, Domain::kNormal, kPos)
+      binary(
+          "fmod", [](A& a) { return a.t[0].fmod(a.t[1]); }, Domain::kNormal, kPos)
           .dtypes(kWithInt),
-      binary("pow", [](A& a) { return a.t[0].pow(a.t[1]); }, kPos)
+      binary(
+          "pow", [](A& a) { return a.t[0].pow(a.t[1]); }, kPos)
           .aten({"aten::pow.Tensor_Tensor"}),
-      binary("pow_", [](A& a) { return a.t[0].pow_(a.t[1]); }, kPos).inplace(),
+      binary(
+          "pow_", [](A& a) { return a.t[0].pow_(a.t[1]); }, kPos)
+          .inplace(),
       binary("maximum", [](A& a) { return a.t[0].maximum(a.t[1]); }).dtypes(kWithInt),
       binary("minimum", [](A& a) { return a.t[0].minimum(a.t[1]); }).dtypes(kWithInt),
       binary("fmax", [](A& a) { return a.t[0].fmax(a.t[1]); }),
@@ -88,7 +96,8 @@ std::vector<OpDef> binary_ops() {
       binary("copysign", [](A& a) { return a.t[0].copysign(a.t[1]); }),
       binary("logaddexp", [](A& a) { return a.t[0].logaddexp(a.t[1]); }),
       binary("logaddexp2", [](A& a) { return a.t[0].logaddexp2(a.t[1]); }),
-      binary("xlogy", [](A& a) { return a.t[0].xlogy(a.t[1]); }, Domain::kNormal, kPos),
+      binary(
+          "xlogy", [](A& a) { return a.t[0].xlogy(a.t[1]); }, Domain::kNormal, kPos),
       binary("heaviside", [](A& a) { return a.t[0].heaviside(a.t[1]); }),
       binary("eq", [](A& a) { return a.t[0].eq(a.t[1]); }).dtypes(kWithInt),
       binary("ne", [](A& a) { return a.t[0].ne(a.t[1]); }).dtypes(kWithInt),
@@ -102,11 +111,13 @@ std::vector<OpDef> binary_ops() {
       binary("bitwise_and", [](A& a) { return a.t[0].bitwise_and(a.t[1]); }).dtypes(kIntBool),
       binary("bitwise_or", [](A& a) { return a.t[0].bitwise_or(a.t[1]); }).dtypes(kIntBool),
       binary("bitwise_xor", [](A& a) { return a.t[0].bitwise_xor(a.t[1]); }).dtypes(kIntBool),
-      binary("bitwise_left_shift", [](A& a) { return a.t[0].bitwise_left_shift(a.t[1]); },
-             Domain::kNormal, Domain::kSmallInt)
+      binary(
+          "bitwise_left_shift", [](A& a) { return a.t[0].bitwise_left_shift(a.t[1]); },
+          Domain::kNormal, Domain::kSmallInt)
           .dtypes(kIntDTypes),
-      binary("bitwise_right_shift", [](A& a) { return a.t[0].bitwise_right_shift(a.t[1]); },
-             Domain::kNormal, Domain::kSmallInt)
+      binary(
+          "bitwise_right_shift", [](A& a) { return a.t[0].bitwise_right_shift(a.t[1]); },
+          Domain::kNormal, Domain::kSmallInt)
           .dtypes(kIntDTypes),
       binary("gcd", [](A& a) { return a.t[0].gcd(a.t[1]); }).dtypes(kIntDTypes),
       binary("lcm", [](A& a) { return a.t[0].lcm(a.t[1]); }).dtypes(kIntDTypes),
@@ -121,11 +132,11 @@ std::vector<OpDef> binary_ops() {
       with_scalar("clamp_min", [](A& a) { return a.t[0].clamp_min(0.0); }),
       with_scalar("clamp_max", [](A& a) { return a.t[0].clamp_max(0.0); }),
       with_scalar("threshold", [](A& a) { return at::threshold(a.t[0], 0.1, 20.0); }),
-      ternary("lerp", [](A& a) { return a.t[0].lerp(a.t[1], a.t[2]); })
-          .aten({"aten::lerp.Tensor"}),
+      ternary("lerp", [](A& a) { return a.t[0].lerp(a.t[1], a.t[2]); }).aten({"aten::lerp.Tensor"}),
       ternary("addcmul", [](A& a) { return a.t[0].addcmul(a.t[1], a.t[2]); }),
       ternary("addcmul_", [](A& a) { return a.t[0].addcmul_(a.t[1], a.t[2]); }).inplace(),
-      ternary("addcdiv", [](A& a) { return a.t[0].addcdiv(a.t[1], a.t[2]); }, kPos),
+      ternary(
+          "addcdiv", [](A& a) { return a.t[0].addcdiv(a.t[1], a.t[2]); }, kPos),
       ternary("clamp_tensor", [](A& a) { return a.t[0].clamp(a.t[1], a.t[2]); })
           .aten({"aten::clamp.Tensor"}),
   };

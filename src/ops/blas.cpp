@@ -26,7 +26,8 @@ struct Gemm {
 
 Gemm gemm_of(const BuildContext& c) {
   auto d = c.dims();
-  if (d.size() != 4) throw_usage("{}: BLAS shapes are (B, M, N, K), got {}", c.op, c.shape_case.label());
+  if (d.size() != 4)
+    throw_usage("{}: BLAS shapes are (B, M, N, K), got {}", c.op, c.shape_case.label());
   return {d[0], d[1], d[2], d[3]};
 }
 
@@ -182,13 +183,16 @@ std::vector<OpDef> blas_ops() {
           })
           .backward()
           .aten({"aten::mm"}),
-      mv_outer("mv", mv_inputs, [](A& a) { return at::mv(a.t[0], a.t[1]); }, matrix_flops),
-      mv_outer("outer", outer_inputs, [](A& a) { return at::outer(a.t[0], a.t[1]); }, outer_flops)
+      mv_outer(
+          "mv", mv_inputs, [](A& a) { return at::mv(a.t[0], a.t[1]); }, matrix_flops),
+      mv_outer(
+          "outer", outer_inputs, [](A& a) { return at::outer(a.t[0], a.t[1]); }, outer_flops)
           .aten({"aten::outer", "aten::mul"}),
-      mv_outer("addmv", addmv_inputs, [](A& a) { return at::addmv(a.t[0], a.t[1], a.t[2]); },
-               matrix_flops),
-      mv_outer("addr", addr_inputs, [](A& a) { return at::addr(a.t[0], a.t[1], a.t[2]); },
-               outer_flops),
+      mv_outer(
+          "addmv", addmv_inputs, [](A& a) { return at::addmv(a.t[0], a.t[1], a.t[2]); },
+          matrix_flops),
+      mv_outer(
+          "addr", addr_inputs, [](A& a) { return at::addr(a.t[0], a.t[1], a.t[2]); }, outer_flops),
       vector_product("dot", [](A& a) { return at::dot(a.t[0], a.t[1]); }),
       vector_product("vdot", [](A& a) { return at::vdot(a.t[0], a.t[1]); }),
   };

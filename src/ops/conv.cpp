@@ -90,32 +90,48 @@ std::vector<OpDef> conv_ops() {
           .builtin_shapes({{32, 64, 256, 64, 3, 1, 1, 1}, {64, 32, 512, 32, 5, 2, 2, 1}})
           .aten({"aten::convolution", "aten::_convolution"}),
       conv("conv2d", "Conv2DBenchmark", kConv2dDesc, conv2d_inputs, conv2d)
-          .builtin_shapes({{32, 64, 128, 128, 32, 3, 3, 1, 1, 1}, {16, 32, 24, 24, 24, 3, 3, 1, 1, 2}})
+          .builtin_shapes(
+              {{32, 64, 128, 128, 32, 3, 3, 1, 1, 1}, {16, 32, 24, 24, 24, 3, 3, 1, 1, 2}})
           .aten({"aten::convolution", "aten::_convolution"}),
       conv("conv2d_backward", "Conv2DBenchmark", kConv2dDesc, conv2d_inputs, conv2d)
-          .builtin_shapes({{32, 64, 128, 128, 32, 3, 3, 1, 1, 1}, {16, 32, 24, 24, 24, 3, 3, 1, 1, 2}})
+          .builtin_shapes(
+              {{32, 64, 128, 128, 32, 3, 3, 1, 1, 1}, {16, 32, 24, 24, 24, 3, 3, 1, 1, 2}})
           .backward()
           .aten({"aten::convolution_backward"}),
       conv("conv_transpose2d", "conv_transpose2d", kConv2dDesc, conv_transpose2d_inputs,
-           [](A& a) {
-             return at::conv_transpose2d(a.t[0], a.t[1], {}, a.i[0], a.i[1], 0, a.i[2]);
-           })
-          .builtin_shapes({{1, 64, 128, 128, 64, 3, 3, 1, 1, 1}, {4, 32, 32, 32, 32, 3, 3, 2, 1, 1}})
+           [](A& a) { return at::conv_transpose2d(a.t[0], a.t[1], {}, a.i[0], a.i[1], 0, a.i[2]); })
+          .builtin_shapes(
+              {{1, 64, 128, 128, 64, 3, 3, 1, 1, 1}, {4, 32, 32, 32, 32, 3, 3, 2, 1, 1}})
           .aten({"aten::convolution", "aten::_convolution"}),
       conv("conv3d", "Conv3DBenchmark",
            "N, C_in, D, H, W, C_out, K_d, K_h, K_w, stride, padding, groups", conv3d_inputs,
            [](A& a) { return at::conv3d(a.t[0], a.t[1], {}, a.i[0], a.i[1], 1, a.i[2]); })
           .builtin_shapes({{16, 32, 24, 24, 24, 24, 3, 3, 3, 1, 1, 2}})
           .aten({"aten::convolution", "aten::_convolution"}),
-      image("max_pool2d", [](A& a) { return at::max_pool2d(a.t[0], {3, 3}, {2, 2}, {1, 1}); })
+      image("max_pool2d",
+            [](A& a) {
+              return at::max_pool2d(a.t[0], {3, 3}, {2, 2}, {1, 1});
+            })
           .aten({"aten::max_pool2d_with_indices", "aten::max_pool2d"}),
-      image("max_pool2d_backward", [](A& a) { return at::max_pool2d(a.t[0], {3, 3}, {2, 2}, {1, 1}); })
+      image("max_pool2d_backward",
+            [](A& a) {
+              return at::max_pool2d(a.t[0], {3, 3}, {2, 2}, {1, 1});
+            })
           .backward()
           .aten({"aten::max_pool2d_with_indices_backward"}),
-      image("avg_pool2d", [](A& a) { return at::avg_pool2d(a.t[0], {3, 3}, {2, 2}, {1, 1}); }),
-      image("avg_pool2d_backward", [](A& a) { return at::avg_pool2d(a.t[0], {3, 3}, {2, 2}, {1, 1}); })
+      image("avg_pool2d",
+            [](A& a) {
+              return at::avg_pool2d(a.t[0], {3, 3}, {2, 2}, {1, 1});
+            }),
+      image("avg_pool2d_backward",
+            [](A& a) {
+              return at::avg_pool2d(a.t[0], {3, 3}, {2, 2}, {1, 1});
+            })
           .backward(),
-      image("adaptive_avg_pool2d", [](A& a) { return at::adaptive_avg_pool2d(a.t[0], {7, 7}); })
+      image("adaptive_avg_pool2d",
+            [](A& a) {
+              return at::adaptive_avg_pool2d(a.t[0], {7, 7});
+            })
           .aten({"aten::_adaptive_avg_pool2d", "aten::adaptive_avg_pool2d"}),
       image("upsample_nearest2d",
             [](A& a) {

@@ -60,7 +60,8 @@ void mask_inputs(const BuildContext& c, Args& a) {
 void unique_row_inputs(const BuildContext& c, Args& a) {
   auto [m, n] = rows_cols(c);
   int64_t picked = std::max<int64_t>(m / 2, 1);
-  at::Tensor rows = ops::random_as(c, {m}, at::kFloat).argsort(int64_t{0}, false).slice(0, 0, picked);
+  at::Tensor rows =
+      ops::random_as(c, {m}, at::kFloat).argsort(int64_t{0}, false).slice(0, 0, picked);
   a.t = {ops::random(c, {m, n}), rows, ops::random(c, {picked, n})};
 }
 
@@ -95,29 +96,36 @@ const std::vector<DType> kWithInt = ops::concat(kFloatDTypes, kIntDTypes);
 std::vector<OpDef> index_ops() {
   using A = Args;
   std::vector<OpDef> ops = {
-      select("index_select", row_index_inputs, [](A& a) { return at::index_select(a.t[0], 0, a.t[1]); })
+      select("index_select", row_index_inputs,
+             [](A& a) { return at::index_select(a.t[0], 0, a.t[1]); })
           .dtypes(kWithInt),
-      select("index_add", row_index_inputs, [](A& a) { return at::index_add(a.t[0], 0, a.t[1], a.t[2]); })
+      select("index_add", row_index_inputs,
+             [](A& a) { return at::index_add(a.t[0], 0, a.t[1], a.t[2]); })
           .tolerance(4),
-      select("index_add_", row_index_inputs, [](A& a) { return a.t[0].index_add_(0, a.t[1], a.t[2]); })
+      select("index_add_", row_index_inputs,
+             [](A& a) { return a.t[0].index_add_(0, a.t[1], a.t[2]); })
           .inplace()
           .tolerance(4),
       select("index_copy", unique_row_inputs,
              [](A& a) { return at::index_copy(a.t[0], 0, a.t[1], a.t[2]); }),
-      select("index_fill", row_index_inputs, [](A& a) { return at::index_fill(a.t[0], 0, a.t[1], 2.0); })
+      select("index_fill", row_index_inputs,
+             [](A& a) { return at::index_fill(a.t[0], 0, a.t[1], 2.0); })
           .aten({"aten::index_fill.int_Scalar"}),
       select("gather", column_index_inputs, [](A& a) { return at::gather(a.t[0], 1, a.t[1]); })
           .dtypes(kWithInt),
-      select("gather_backward", column_index_inputs, [](A& a) { return at::gather(a.t[0], 1, a.t[1]); })
+      select("gather_backward", column_index_inputs,
+             [](A& a) { return at::gather(a.t[0], 1, a.t[1]); })
           .backward()
           .aten({"aten::scatter_add", "aten::gather_backward"}),
-      select("scatter", column_index_inputs, [](A& a) { return at::scatter(a.t[0], 1, a.t[1], a.t[2]); })
+      select("scatter", column_index_inputs,
+             [](A& a) { return at::scatter(a.t[0], 1, a.t[1], a.t[2]); })
           .aten({"aten::scatter.src"})
           .check([](const Args&, const at::Tensor& out) -> std::string {
             // duplicate indices make the winner unspecified: check shape and finiteness only
             return out.isfinite().all().item<bool>() ? "" : "non-finite values";
           }),
-      select("scatter_", column_index_inputs, [](A& a) { return a.t[0].scatter_(1, a.t[1], a.t[2]); })
+      select("scatter_", column_index_inputs,
+             [](A& a) { return a.t[0].scatter_(1, a.t[1], a.t[2]); })
           .inplace()
           .aten({"aten::scatter_.src"})
           .check([](const Args&, const at::Tensor& out) -> std::string {
@@ -154,16 +162,20 @@ std::vector<OpDef> index_ops() {
           .dtypes(kWithInt),
       select("masked_scatter", mask_inputs,
              [](A& a) { return at::masked_scatter(a.t[0], a.t[1], a.t[2]); }),
-      select("select_scatter", [](const BuildContext& c, Args& a) {
-               auto [m, n] = rows_cols(c);
-               a.t = {ops::random(c, {m, n}), ops::random(c, {n})};
-             },
-             [](A& a) { return at::select_scatter(a.t[0], a.t[1], 0, 0); }),
-      select("slice_scatter", [](const BuildContext& c, Args& a) {
-               auto [m, n] = rows_cols(c);
-               a.t = {ops::random(c, {m, n}), ops::random(c, {m, (n + 1) / 2})};
-             },
-             [](A& a) { return at::slice_scatter(a.t[0], a.t[1], 1, 0, std::nullopt, 2); }),
+      select(
+          "select_scatter",
+          [](const BuildContext& c, Args& a) {
+            auto [m, n] = rows_cols(c);
+            a.t = {ops::random(c, {m, n}), ops::random(c, {n})};
+          },
+          [](A& a) { return at::select_scatter(a.t[0], a.t[1], 0, 0); }),
+      select(
+          "slice_scatter",
+          [](const BuildContext& c, Args& a) {
+            auto [m, n] = rows_cols(c);
+            a.t = {ops::random(c, {m, n}), ops::random(c, {m, (n + 1) / 2})};
+          },
+          [](A& a) { return at::slice_scatter(a.t[0], a.t[1], 1, 0, std::nullopt, 2); }),
       generic("masked_fill", mask_inputs, [](A& a) { return at::masked_fill(a.t[0], a.t[1], 0.5); })
           .aten({"aten::masked_fill.Scalar"}),
       generic("masked_fill_", mask_inputs, [](A& a) { return a.t[0].masked_fill_(a.t[1], 0.5); })
@@ -172,25 +184,28 @@ std::vector<OpDef> index_ops() {
       generic("where", mask_inputs, [](A& a) { return at::where(a.t[1], a.t[0], a.t[2]); })
           .aten({"aten::where.self"})
           .dtypes(kWithInt),
-      generic("nonzero", [](const BuildContext& c, Args& a) {
-                a.t = {ops::random_as(c, c.dims(), at::kBool).to(c.scalar_type())};
-              },
-              [](A& a) { return at::nonzero(a.t[0]); })
+      generic(
+          "nonzero",
+          [](const BuildContext& c, Args& a) {
+            a.t = {ops::random_as(c, c.dims(), at::kBool).to(c.scalar_type())};
+          },
+          [](A& a) { return at::nonzero(a.t[0]); })
           .shape_key("GenericBenchmark2DOnly")
           .more_shapes(ops::generic_more_shapes_2d())
           .host_sync()
           .dtypes(ops::concat(kWithInt, kBoolDTypes)),
-      generic("take", [](const BuildContext& c, Args& a) {
-                auto d = c.dims();
-                int64_t n = 1;
-                for (int64_t x : d) n *= x;
-                a.t = {ops::random(c, d), ops::indices(c, {std::max<int64_t>(n / 2, 1)}, n)};
-              },
-              [](A& a) { return at::take(a.t[0], a.t[1]); }),
-      generic("one_hot", [](const BuildContext& c, Args& a) {
-                a.t = {ops::indices(c, c.dims(), 16)};
-              },
-              [](A& a) { return at::one_hot(a.t[0], 16); })
+      generic(
+          "take",
+          [](const BuildContext& c, Args& a) {
+            auto d = c.dims();
+            int64_t n = 1;
+            for (int64_t x : d) n *= x;
+            a.t = {ops::random(c, d), ops::indices(c, {std::max<int64_t>(n / 2, 1)}, n)};
+          },
+          [](A& a) { return at::take(a.t[0], a.t[1]); }),
+      generic(
+          "one_hot", [](const BuildContext& c, Args& a) { a.t = {ops::indices(c, c.dims(), 16)}; },
+          [](A& a) { return at::one_hot(a.t[0], 16); })
           .dtypes({DType::kInt64}),
       OpDef("embedding")
           .family(Family::kIndex)

@@ -85,21 +85,22 @@ std::vector<OpDef> loss_ops() {
           .aten({"aten::l1_loss", "aten::abs", "aten::mean"}),
       loss("smooth_l1_loss", pair(Domain::kNormal, Domain::kNormal), smooth_l1)
           .shape_key("SmoothL1LossBenchmark"),
-      loss("smooth_l1_loss_backward", pair(Domain::kNormal, Domain::kNormal), smooth_l1)
-          .backward(),
+      loss("smooth_l1_loss_backward", pair(Domain::kNormal, Domain::kNormal), smooth_l1).backward(),
       loss("huber_loss", pair(Domain::kNormal, Domain::kNormal),
            [](A& a) { return at::huber_loss(a.t[0], a.t[1]); }),
-      loss("binary_cross_entropy",
-           [probs](const BuildContext& c, Args& a) {
-             probs(c, a);
-             a.t[0] = a.t[0].abs();
-             a.t[1] = a.t[1].abs();
-           },
-           [](A& a) { return at::binary_cross_entropy(a.t[0], a.t[1]); }),
+      loss(
+          "binary_cross_entropy",
+          [probs](const BuildContext& c, Args& a) {
+            probs(c, a);
+            a.t[0] = a.t[0].abs();
+            a.t[1] = a.t[1].abs();
+          },
+          [](A& a) { return at::binary_cross_entropy(a.t[0], a.t[1]); }),
       loss("binary_cross_entropy_with_logits", pair(Domain::kNormal, Domain::kUnit),
            [](A& a) { return at::binary_cross_entropy_with_logits(a.t[0], a.t[1].abs()); }),
-      loss("kl_div", pair(Domain::kNormal, Domain::kNormal),
-           [](A& a) { return at::kl_div(a.t[0].log_softmax(-1), a.t[1].log_softmax(-1), 1, true); }),
+      loss(
+          "kl_div", pair(Domain::kNormal, Domain::kNormal),
+          [](A& a) { return at::kl_div(a.t[0].log_softmax(-1), a.t[1].log_softmax(-1), 1, true); }),
       loss("soft_margin_loss", with_signs(1),
            [](A& a) { return at::soft_margin_loss(a.t[0], a.t[1]); }),
       loss("margin_ranking_loss", with_signs(2),

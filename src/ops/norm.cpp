@@ -48,7 +48,8 @@ OpDef norm(const char* name, BuildFn inputs, CallFn call) {
       .family(Family::kNorm)
       .shape_key("NormBenchmark")
       .shape_desc("N, C, *")
-      .builtin_shapes({{4, 16, 64, 4}, {16, 16, 8, 48}, {16, 16, 8, 88}, {16, 16, 128}, {20, 6, 65536}})
+      .builtin_shapes(
+          {{4, 16, 64, 4}, {16, 16, 8, 48}, {16, 16, 8, 88}, {16, 16, 128}, {20, 6, 65536}})
       .inputs(std::move(inputs))
       .call(std::move(call))
       .flops(ops::input_numel)
@@ -96,7 +97,8 @@ std::vector<OpDef> norm_ops() {
              return at::instance_norm(a.t[0], a.t[1], a.t[2], {}, {}, true, 0.1, 1e-5, false);
            })
           .aten({"aten::native_batch_norm"}),
-      norm("weight_norm", weight_norm_inputs, [](A& a) { return at::_weight_norm(a.t[0], a.t[1], 0); })
+      norm("weight_norm", weight_norm_inputs,
+           [](A& a) { return at::_weight_norm(a.t[0], a.t[1], 0); })
           .shape_key("GenericBenchmarkExcluse1D")
           .aten({"aten::_weight_norm_interface"}),
       rms("rms_norm", rms_norm).aten({"aten::rms_norm", "aten::_fused_rms_norm"}),

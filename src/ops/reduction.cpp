@@ -61,7 +61,8 @@ std::vector<OpDef> reduction_ops() {
       reduction("max_all", [](A& a) { return a.t[0].max(); }).aten({"aten::max"}),
       reduction("argmax", [](A& a) { return a.t[0].argmax(a.i[0]); }),
       reduction("argmin", [](A& a) { return a.t[0].argmin(a.i[0]); }),
-      reduction("prod", [](A& a) { return a.t[0].prod(a.i[0]); }, Domain::kPositive)
+      reduction(
+          "prod", [](A& a) { return a.t[0].prod(a.i[0]); }, Domain::kPositive)
           .aten({"aten::prod.dim_int"}),
       reduction("all", [](A& a) { return a.t[0].all(a.i[0]); })
           .dtypes(ops::concat(kFloatDTypes, kBoolDTypes))
@@ -69,8 +70,10 @@ std::vector<OpDef> reduction_ops() {
       reduction("any", [](A& a) { return a.t[0].any(a.i[0]); })
           .dtypes(ops::concat(kFloatDTypes, kBoolDTypes))
           .aten({"aten::any.dim"}),
-      reduction("std", [](A& a) { return a.t[0].std(at::IntArrayRef(a.i[0])); }).aten({"aten::std.correction"}),
-      reduction("var", [](A& a) { return a.t[0].var(at::IntArrayRef(a.i[0])); }).aten({"aten::var.correction"}),
+      reduction("std", [](A& a) { return a.t[0].std(at::IntArrayRef(a.i[0])); })
+          .aten({"aten::std.correction"}),
+      reduction("var", [](A& a) { return a.t[0].var(at::IntArrayRef(a.i[0])); })
+          .aten({"aten::var.correction"}),
       reduction("var_mean", [](A& a) { return std::get<0>(at::var_mean(a.t[0], a.i[0])); })
           .aten({"aten::var_mean.correction"}),
       reduction("vector_norm", [](A& a) { return at::linalg_vector_norm(a.t[0], 2, a.i[0]); })
@@ -78,7 +81,8 @@ std::vector<OpDef> reduction_ops() {
           .aten({"aten::linalg_vector_norm"}),
       reduction("logsumexp", [](A& a) { return at::logsumexp(a.t[0], a.i[0]); })
           .shape_key("GenericBenchmarkExcluse1D"),
-      reduction("count_nonzero", [](A& a) { return at::count_nonzero(a.t[0], std::optional<int64_t>(a.i[0])); })
+      reduction("count_nonzero",
+                [](A& a) { return at::count_nonzero(a.t[0], std::optional<int64_t>(a.i[0])); })
           .aten({"aten::count_nonzero.dim_IntList"}),
       reduction("sum_backward", [](A& a) { return a.t[0].sum(a.i[0]); })
           .backward()

@@ -30,7 +30,8 @@ std::string within(const at::Tensor& out, double lo, double hi) {
   if (!v.isfinite().all().item<bool>()) return "non-finite values";
   double mn = v.min().item<double>();
   double mx = v.max().item<double>();
-  if (mn < lo || mx > hi) return fmt::format("values in [{}, {}], expected within [{}, {}]", mn, mx, lo, hi);
+  if (mn < lo || mx > hi)
+    return fmt::format("values in [{}, {}], expected within [{}, {}]", mn, mx, lo, hi);
   if (v.numel() > 16 && mn == mx) return fmt::format("all {} values equal {}", v.numel(), mn);
   return "";
 }
@@ -71,39 +72,63 @@ std::vector<OpDef> rng_ops() {
   using A = Args;
   const BuildFn one = ops::tensors(1);
   std::vector<OpDef> ops = {
-      rng("rand", sizes_only, [](A& a) { return at::rand(a.lists[0], a.options); }, range(0, 1)),
-      rng("randn", sizes_only, [](A& a) { return at::randn(a.lists[0], a.options); },
+      rng(
+          "rand", sizes_only, [](A& a) { return at::rand(a.lists[0], a.options); }, range(0, 1)),
+      rng(
+          "randn", sizes_only, [](A& a) { return at::randn(a.lists[0], a.options); },
           range(-kBig, kBig)),
-      rng("rand_like", one, [](A& a) { return at::rand_like(a.t[0]); }, range(0, 1)),
-      rng("randn_like", one, [](A& a) { return at::randn_like(a.t[0]); }, range(-kBig, kBig)),
-      rng("randint", sizes_only, [](A& a) { return at::randint(0, 100, a.lists[0], a.options); },
+      rng(
+          "rand_like", one, [](A& a) { return at::rand_like(a.t[0]); }, range(0, 1)),
+      rng(
+          "randn_like", one, [](A& a) { return at::randn_like(a.t[0]); }, range(-kBig, kBig)),
+      rng(
+          "randint", sizes_only, [](A& a) { return at::randint(0, 100, a.lists[0], a.options); },
           range(0, 99))
           .dtypes(ops::concat(kFloatDTypes, kIntDTypes)),
-      rng("randint_like", one, [](A& a) { return at::randint_like(a.t[0], 0, 100); }, range(0, 99)),
-      rng("uniform_", one, [](A& a) { return a.t[0].uniform_(-2, 2); }, range(-2, 2)).inplace(),
-      rng("normal_", one, [](A& a) { return a.t[0].normal_(); }, range(-kBig, kBig)).inplace(),
-      rng("normal", one, [](A& a) { return at::normal(a.t[0], 1.0); }, range(-kBig, kBig))
+      rng(
+          "randint_like", one, [](A& a) { return at::randint_like(a.t[0], 0, 100); }, range(0, 99)),
+      rng(
+          "uniform_", one, [](A& a) { return a.t[0].uniform_(-2, 2); }, range(-2, 2))
+          .inplace(),
+      rng(
+          "normal_", one, [](A& a) { return a.t[0].normal_(); }, range(-kBig, kBig))
+          .inplace(),
+      rng(
+          "normal", one, [](A& a) { return at::normal(a.t[0], 1.0); }, range(-kBig, kBig))
           .aten({"aten::normal.Tensor_float"}),
-      rng("bernoulli_", one, [](A& a) { return a.t[0].bernoulli_(0.5); }, range(0, 1))
+      rng(
+          "bernoulli_", one, [](A& a) { return a.t[0].bernoulli_(0.5); }, range(0, 1))
           .inplace()
           .aten({"aten::bernoulli_.float"}),
-      rng("bernoulli",
-          [](const BuildContext& c, Args& a) { a.t = {ops::random(c, c.dims(), ops::Domain::kUnit).abs()}; },
+      rng(
+          "bernoulli",
+          [](const BuildContext& c, Args& a) {
+            a.t = {ops::random(c, c.dims(), ops::Domain::kUnit).abs()};
+          },
           [](A& a) { return at::bernoulli(a.t[0]); }, range(0, 1)),
-      rng("exponential_", one, [](A& a) { return a.t[0].exponential_(); }, range(0, kBig))
+      rng(
+          "exponential_", one, [](A& a) { return a.t[0].exponential_(); }, range(0, kBig))
           .inplace(),
-      rng("cauchy_", one, [](A& a) { return a.t[0].cauchy_(); }, range(-kBig * kBig, kBig * kBig))
+      rng(
+          "cauchy_", one, [](A& a) { return a.t[0].cauchy_(); }, range(-kBig * kBig, kBig * kBig))
           .inplace(),
-      rng("geometric_", one, [](A& a) { return a.t[0].geometric_(0.5); }, range(1, kBig)).inplace(),
-      rng("log_normal_", one, [](A& a) { return a.t[0].log_normal_(); }, range(0, kBig)).inplace(),
-      rng("dropout", one, [](A& a) { return at::dropout(a.t[0], 0.5, /*train=*/true); },
+      rng(
+          "geometric_", one, [](A& a) { return a.t[0].geometric_(0.5); }, range(1, kBig))
+          .inplace(),
+      rng(
+          "log_normal_", one, [](A& a) { return a.t[0].log_normal_(); }, range(0, kBig))
+          .inplace(),
+      rng(
+          "dropout", one, [](A& a) { return at::dropout(a.t[0], 0.5, /*train=*/true); },
           dropout_check)
           .shape_key("UnaryPointwiseBenchmark")
           .more_shapes(ops::unary_more_shapes())
           .aten({"aten::native_dropout", "aten::dropout"}),
-      rng("native_dropout", one, [](A& a) { return std::get<0>(at::native_dropout(a.t[0], 0.5, true)); },
-          dropout_check),
-      rng("randperm", sizes_only,
+      rng(
+          "native_dropout", one,
+          [](A& a) { return std::get<0>(at::native_dropout(a.t[0], 0.5, true)); }, dropout_check),
+      rng(
+          "randperm", sizes_only,
           [](A& a) {
             int64_t n = 1;
             for (int64_t d : a.lists[0]) n *= d;
@@ -112,7 +137,8 @@ std::vector<OpDef> rng_ops() {
           range(0, kBig))
           .dtypes({DType::kInt64})
           .builtin_shapes({{64}, {1024}, {2048}, {4096}, {65536}}),
-      rng("multinomial",
+      rng(
+          "multinomial",
           [](const BuildContext& c, Args& a) {
             a.t = {ops::random(c, c.dims(), ops::Domain::kPositive)};
           },

@@ -1,10 +1,9 @@
 // Fault-injection ops for the batch driver's tests, registered only when CALIBER_SELFTEST=1:
 // each fails in one of the ways a real op can, on the CPU, at one tiny shape.
-#include <signal.h>
-#include <unistd.h>
-
 #include <ATen/core/Tensor.h>
 #include <ATen/ops/add.h>
+#include <signal.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -66,9 +65,9 @@ std::vector<OpDef> selftest_ops() {
                  if (!std::filesystem::exists(marker)) {
                    std::filesystem::create_directories(marker.parent_path());
                    std::ofstream(marker) << "first attempt failed\n";
-                   throw Error(ErrorKind::kOpFailure,
-                               "selftest_flaky: first attempt fails (marker " + marker.string() +
-                                   ")");
+                   throw Error(
+                       ErrorKind::kOpFailure,
+                       "selftest_flaky: first attempt fails (marker " + marker.string() + ")");
                  }
                  return harmless(a);
                }),

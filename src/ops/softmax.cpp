@@ -28,9 +28,7 @@ std::vector<OpDef> softmax_ops() {
   auto log_softmax = [](A& a) { return at::log_softmax(a.t[0], a.i[0]); };
   std::vector<OpDef> ops = {
       softmax_like("softmax", softmax).aten({"aten::_softmax"}),
-      softmax_like("softmax_backward", softmax)
-          .backward()
-          .aten({"aten::_softmax_backward_data"}),
+      softmax_like("softmax_backward", softmax).backward().aten({"aten::_softmax_backward_data"}),
       softmax_like("log_softmax", log_softmax)
           .shape_key("GenericBenchmark2DOnly")
           .aten({"aten::_log_softmax"}),

@@ -1,5 +1,6 @@
 // Sort, top-k and search: FlagGems' SortBenchmark/TopKBenchmark rows (M, N), along the last dim.
 #include <ATen/core/Tensor.h>
+#include <ATen/ops/_unique2.h>
 #include <ATen/ops/argsort.h>
 #include <ATen/ops/bucketize.h>
 #include <ATen/ops/isin.h>
@@ -8,7 +9,6 @@
 #include <ATen/ops/sort.h>
 #include <ATen/ops/topk.h>
 #include <ATen/ops/unique_consecutive.h>
-#include <ATen/ops/_unique2.h>
 
 #include "ops/builders.h"
 #include "ops/families.h"
@@ -52,17 +52,23 @@ std::vector<OpDef> sort_ops() {
           .dtypes(kWithInt),
       sorting("sort_descending", one, [](A& a) { return std::get<0>(a.t[0].sort(-1, true)); })
           .aten({"aten::sort"}),
-      sorting("argsort", [](const BuildContext& c, Args& a) {
-                // distinct values, so that the order (the output) is unique
-                auto d = c.dims();
-                int64_t n = 1;
-                for (int64_t x : d) n *= x;
-                a.t = {ops::random_as(c, {n}, at::kFloat).argsort(int64_t{-1}, false).to(c.scalar_type()).reshape(d)};
-              },
-              [](A& a) { return a.t[0].argsort(int64_t{-1}, false); })
+      sorting(
+          "argsort",
+          [](const BuildContext& c, Args& a) {
+            // distinct values, so that the order (the output) is unique
+            auto d = c.dims();
+            int64_t n = 1;
+            for (int64_t x : d) n *= x;
+            a.t = {ops::random_as(c, {n}, at::kFloat)
+                       .argsort(int64_t{-1}, false)
+                       .to(c.scalar_type())
+                       .reshape(d)};
+          },
+          [](A& a) { return a.t[0].argsort(int64_t{-1}, false); })
           .aten({"aten::sort"})
           .dtypes({DType::kFloat32, DType::kInt32}),
-      sorting("topk", one, [](A& a) { return std::get<0>(a.t[0].topk(std::min<int64_t>(a.t[0].size(-1), 64))); })
+      sorting("topk", one,
+              [](A& a) { return std::get<0>(a.t[0].topk(std::min<int64_t>(a.t[0].size(-1), 64))); })
           .shape_key("TopKBenchmark"),
       sorting("kthvalue", one,
               [](A& a) { return std::get<0>(at::kthvalue(a.t[0], (a.t[0].size(-1) + 1) / 2)); })
@@ -74,17 +80,21 @@ std::vector<OpDef> sort_ops() {
       sorting("isin", isin_inputs, [](A& a) { return at::isin(a.t[0], a.t[1]); })
           .aten({"aten::isin.Tensor_Tensor"})
           .dtypes(kWithInt),
-      sorting("unique", [](const BuildContext& c, Args& a) {
-                a.t = {ops::random(c, c.dims(), ops::Domain::kSmallInt)};
-              },
-              [](A& a) { return std::get<0>(at::_unique2(a.t[0], true, true, true)); })
+      sorting(
+          "unique",
+          [](const BuildContext& c, Args& a) {
+            a.t = {ops::random(c, c.dims(), ops::Domain::kSmallInt)};
+          },
+          [](A& a) { return std::get<0>(at::_unique2(a.t[0], true, true, true)); })
           .aten({"aten::_unique2"})
           .host_sync()
           .dtypes(kWithInt),
-      sorting("unique_consecutive", [](const BuildContext& c, Args& a) {
-                a.t = {std::get<0>(ops::random(c, c.dims(), ops::Domain::kSmallInt).flatten().sort())};
-              },
-              [](A& a) { return std::get<0>(at::unique_consecutive(a.t[0], true, true)); })
+      sorting(
+          "unique_consecutive",
+          [](const BuildContext& c, Args& a) {
+            a.t = {std::get<0>(ops::random(c, c.dims(), ops::Domain::kSmallInt).flatten().sort())};
+          },
+          [](A& a) { return std::get<0>(at::unique_consecutive(a.t[0], true, true)); })
           .host_sync()
           .dtypes(kWithInt),
   };

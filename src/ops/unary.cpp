@@ -48,22 +48,38 @@ std::vector<OpDef> unary_ops() {
       unary("exp_", [](A& a) { return a.t[0].exp_(); }).inplace(),
       unary("exp2", [](A& a) { return a.t[0].exp2(); }),
       unary("expm1", [](A& a) { return a.t[0].expm1(); }),
-      unary("log", [](A& a) { return a.t[0].log(); }, Domain::kPositive),
-      unary("log_", [](A& a) { return a.t[0].log_(); }, Domain::kPositive).inplace(),
-      unary("log2", [](A& a) { return a.t[0].log2(); }, Domain::kPositive),
-      unary("log10", [](A& a) { return a.t[0].log10(); }, Domain::kPositive),
-      unary("log1p", [](A& a) { return a.t[0].log1p(); }, Domain::kPositive),
-      unary("sqrt", [](A& a) { return a.t[0].sqrt(); }, Domain::kPositive),
-      unary("sqrt_", [](A& a) { return a.t[0].sqrt_(); }, Domain::kPositive).inplace(),
-      unary("rsqrt", [](A& a) { return a.t[0].rsqrt(); }, Domain::kPositive),
-      unary("rsqrt_", [](A& a) { return a.t[0].rsqrt_(); }, Domain::kPositive).inplace(),
-      unary("reciprocal", [](A& a) { return a.t[0].reciprocal(); }, Domain::kPositive),
-      unary("reciprocal_", [](A& a) { return a.t[0].reciprocal_(); }, Domain::kPositive).inplace(),
+      unary(
+          "log", [](A& a) { return a.t[0].log(); }, Domain::kPositive),
+      unary(
+          "log_", [](A& a) { return a.t[0].log_(); }, Domain::kPositive)
+          .inplace(),
+      unary(
+          "log2", [](A& a) { return a.t[0].log2(); }, Domain::kPositive),
+      unary(
+          "log10", [](A& a) { return a.t[0].log10(); }, Domain::kPositive),
+      unary(
+          "log1p", [](A& a) { return a.t[0].log1p(); }, Domain::kPositive),
+      unary(
+          "sqrt", [](A& a) { return a.t[0].sqrt(); }, Domain::kPositive),
+      unary(
+          "sqrt_", [](A& a) { return a.t[0].sqrt_(); }, Domain::kPositive)
+          .inplace(),
+      unary(
+          "rsqrt", [](A& a) { return a.t[0].rsqrt(); }, Domain::kPositive),
+      unary(
+          "rsqrt_", [](A& a) { return a.t[0].rsqrt_(); }, Domain::kPositive)
+          .inplace(),
+      unary(
+          "reciprocal", [](A& a) { return a.t[0].reciprocal(); }, Domain::kPositive),
+      unary(
+          "reciprocal_", [](A& a) { return a.t[0].reciprocal_(); }, Domain::kPositive)
+          .inplace(),
       unary("sin", [](A& a) { return a.t[0].sin(); }),
       unary("sin_", [](A& a) { return a.t[0].sin_(); }).inplace(),
       unary("cos", [](A& a) { return a.t[0].cos(); }),
       unary("cos_", [](A& a) { return a.t[0].cos_(); }).inplace(),
-      unary("tan", [](A& a) { return a.t[0].tan(); }, Domain::kUnit),
+      unary(
+          "tan", [](A& a) { return a.t[0].tan(); }, Domain::kUnit),
       unary("tanh", [](A& a) { return a.t[0].tanh(); }),
       unary("tanh_", [](A& a) { return a.t[0].tanh_(); }).inplace(),
       unary("sigmoid", [](A& a) { return a.t[0].sigmoid(); }),
@@ -76,7 +92,9 @@ std::vector<OpDef> unary_ops() {
       unary("silu_", [](A& a) { return at::silu_(a.t[0]); }).inplace(),
       unary("erf", [](A& a) { return a.t[0].erf(); }),
       unary("erf_", [](A& a) { return a.t[0].erf_(); }).inplace(),
-      unary("erfinv", [](A& a) { return a.t[0].erfinv(); }, Domain::kUnit).tolerance(2),
+      unary(
+          "erfinv", [](A& a) { return a.t[0].erfinv(); }, Domain::kUnit)
+          .tolerance(2),
       unary("ceil", [](A& a) { return a.t[0].ceil(); }),
       unary("floor", [](A& a) { return a.t[0].floor(); }),
       unary("round", [](A& a) { return a.t[0].round(); }),
@@ -85,14 +103,18 @@ std::vector<OpDef> unary_ops() {
       unary("sign", [](A& a) { return a.t[0].sign(); }),
       unary("sgn", [](A& a) { return a.t[0].sgn(); }),
       unary("square", [](A& a) { return a.t[0].square(); }),
-      unary("asin", [](A& a) { return a.t[0].asin(); }, Domain::kUnit),
-      unary("acos", [](A& a) { return a.t[0].acos(); }, Domain::kUnit),
+      unary(
+          "asin", [](A& a) { return a.t[0].asin(); }, Domain::kUnit),
+      unary(
+          "acos", [](A& a) { return a.t[0].acos(); }, Domain::kUnit),
       unary("atan", [](A& a) { return a.t[0].atan(); }),
       unary("sinh", [](A& a) { return a.t[0].sinh(); }),
       unary("cosh", [](A& a) { return a.t[0].cosh(); }),
       unary("asinh", [](A& a) { return a.t[0].asinh(); }),
-      unary("acosh", [](A& a) { return a.t[0].acosh(); }, Domain::kAboveOne),
-      unary("atanh", [](A& a) { return a.t[0].atanh(); }, Domain::kUnit),
+      unary(
+          "acosh", [](A& a) { return a.t[0].acosh(); }, Domain::kAboveOne),
+      unary(
+          "atanh", [](A& a) { return a.t[0].atanh(); }, Domain::kUnit),
       unary("mish", [](A& a) { return at::mish(a.t[0]); }),
       unary("elu", [](A& a) { return at::elu(a.t[0]); }),
       unary("selu", [](A& a) { return at::selu(a.t[0]); }),
@@ -101,7 +123,8 @@ std::vector<OpDef> unary_ops() {
       unary("hardswish", [](A& a) { return at::hardswish(a.t[0]); }),
       unary("hardsigmoid", [](A& a) { return at::hardsigmoid(a.t[0]); }),
       unary("leaky_relu", [](A& a) { return at::leaky_relu(a.t[0]); }),
-      unary("relu6", [](A& a) { return at::relu6(a.t[0]); }).aten({"aten::relu6", "aten::hardtanh"}),
+      unary("relu6", [](A& a) { return at::relu6(a.t[0]); })
+          .aten({"aten::relu6", "aten::hardtanh"}),
       unary("hardtanh", [](A& a) { return at::hardtanh(a.t[0]); }),
       unary("log_sigmoid", [](A& a) { return at::log_sigmoid(a.t[0]); })
           .aten({"aten::log_sigmoid_forward"}),
@@ -109,8 +132,11 @@ std::vector<OpDef> unary_ops() {
       unary("isinf", [](A& a) { return a.t[0].isinf(); }),
       unary("isfinite", [](A& a) { return a.t[0].isfinite(); }),
       unary("nan_to_num", [](A& a) { return a.t[0].nan_to_num(); }),
-      unary("lgamma", [](A& a) { return a.t[0].lgamma(); }, Domain::kPositive),
-      unary("digamma", [](A& a) { return a.t[0].digamma(); }, Domain::kPositive).tolerance(2),
+      unary(
+          "lgamma", [](A& a) { return a.t[0].lgamma(); }, Domain::kPositive),
+      unary(
+          "digamma", [](A& a) { return a.t[0].digamma(); }, Domain::kPositive)
+          .tolerance(2),
       unary("sinc", [](A& a) { return a.t[0].sinc(); }),
       unary("rad2deg", [](A& a) { return a.t[0].rad2deg(); }),
       unary("signbit", [](A& a) { return a.t[0].signbit(); }),
