@@ -46,10 +46,6 @@ OpDef ternary(const char* name, CallFn call, Domain third = Domain::kNormal) {
       .inputs(operands({Domain::kNormal, Domain::kNormal, third}));
 }
 
-const std::vector<DType> kWithInt = ops::concat(kFloatDTypes, kIntDTypes);
-const std::vector<DType> kIntBool = ops::concat(kIntDTypes, kBoolDTypes);
-const std::vector<DType> kFloatBool = ops::concat(kFloatDTypes, kBoolDTypes);
-
 }  // namespace
 
 std::vector<OpDef> binary_ops() {
@@ -57,16 +53,16 @@ std::vector<OpDef> binary_ops() {
   const auto kPos = Domain::kPositive;
   std::vector<OpDef> ops = {
       binary("add", [](A& a) { return a.t[0].add(a.t[1]); })
-          .dtypes(ops::concat(kWithInt, kComplexDTypes)),
+          .dtypes(ops::concat(ops::float_and_int(), kComplexDTypes)),
       binary("add_", [](A& a) { return a.t[0].add_(a.t[1]); }).inplace(),
-      binary("sub", [](A& a) { return a.t[0].sub(a.t[1]); }).dtypes(kWithInt),
+      binary("sub", [](A& a) { return a.t[0].sub(a.t[1]); }).dtypes(ops::float_and_int()),
       binary("sub_", [](A& a) { return a.t[0].sub_(a.t[1]); }).inplace(),
       binary("mul", [](A& a) { return a.t[0].mul(a.t[1]); })
-          .dtypes(ops::concat(kWithInt, kComplexDTypes)),
+          .dtypes(ops::concat(ops::float_and_int(), kComplexDTypes)),
       binary("mul_", [](A& a) { return a.t[0].mul_(a.t[1]); }).inplace(),
       binary(
           "div", [](A& a) { return a.t[0].div(a.t[1]); }, Domain::kNormal, kPos)
-          .dtypes(kWithInt),
+          .dtypes(ops::float_and_int()),
       binary(
           "div_", [](A& a) { return a.t[0].div_(a.t[1]); }, Domain::kNormal, kPos)
           .inplace(),
@@ -74,21 +70,21 @@ std::vector<OpDef> binary_ops() {
           "true_divide", [](A& a) { return a.t[0].true_divide(a.t[1]); }, Domain::kNormal, kPos),
       binary(
           "floor_divide", [](A& a) { return a.t[0].floor_divide(a.t[1]); }, Domain::kNormal, kPos)
-          .dtypes(kWithInt),
+          .dtypes(ops::float_and_int()),
       binary(
           "remainder", [](A& a) { return a.t[0].remainder(a.t[1]); }, Domain::kNormal, kPos)
-          .dtypes(kWithInt),
+          .dtypes(ops::float_and_int()),
       binary(
           "fmod", [](A& a) { return a.t[0].fmod(a.t[1]); }, Domain::kNormal, kPos)
-          .dtypes(kWithInt),
+          .dtypes(ops::float_and_int()),
       binary(
           "pow", [](A& a) { return a.t[0].pow(a.t[1]); }, kPos)
           .aten({"aten::pow.Tensor_Tensor"}),
       binary(
           "pow_", [](A& a) { return a.t[0].pow_(a.t[1]); }, kPos)
           .inplace(),
-      binary("maximum", [](A& a) { return a.t[0].maximum(a.t[1]); }).dtypes(kWithInt),
-      binary("minimum", [](A& a) { return a.t[0].minimum(a.t[1]); }).dtypes(kWithInt),
+      binary("maximum", [](A& a) { return a.t[0].maximum(a.t[1]); }).dtypes(ops::float_and_int()),
+      binary("minimum", [](A& a) { return a.t[0].minimum(a.t[1]); }).dtypes(ops::float_and_int()),
       binary("fmax", [](A& a) { return a.t[0].fmax(a.t[1]); }),
       binary("fmin", [](A& a) { return a.t[0].fmin(a.t[1]); }),
       binary("atan2", [](A& a) { return a.t[0].atan2(a.t[1]); }),
@@ -99,18 +95,24 @@ std::vector<OpDef> binary_ops() {
       binary(
           "xlogy", [](A& a) { return a.t[0].xlogy(a.t[1]); }, Domain::kNormal, kPos),
       binary("heaviside", [](A& a) { return a.t[0].heaviside(a.t[1]); }),
-      binary("eq", [](A& a) { return a.t[0].eq(a.t[1]); }).dtypes(kWithInt),
-      binary("ne", [](A& a) { return a.t[0].ne(a.t[1]); }).dtypes(kWithInt),
-      binary("lt", [](A& a) { return a.t[0].lt(a.t[1]); }).dtypes(kWithInt),
-      binary("le", [](A& a) { return a.t[0].le(a.t[1]); }).dtypes(kWithInt),
-      binary("gt", [](A& a) { return a.t[0].gt(a.t[1]); }).dtypes(kWithInt),
-      binary("ge", [](A& a) { return a.t[0].ge(a.t[1]); }).dtypes(kWithInt),
-      binary("logical_and", [](A& a) { return a.t[0].logical_and(a.t[1]); }).dtypes(kFloatBool),
-      binary("logical_or", [](A& a) { return a.t[0].logical_or(a.t[1]); }).dtypes(kFloatBool),
-      binary("logical_xor", [](A& a) { return a.t[0].logical_xor(a.t[1]); }).dtypes(kFloatBool),
-      binary("bitwise_and", [](A& a) { return a.t[0].bitwise_and(a.t[1]); }).dtypes(kIntBool),
-      binary("bitwise_or", [](A& a) { return a.t[0].bitwise_or(a.t[1]); }).dtypes(kIntBool),
-      binary("bitwise_xor", [](A& a) { return a.t[0].bitwise_xor(a.t[1]); }).dtypes(kIntBool),
+      binary("eq", [](A& a) { return a.t[0].eq(a.t[1]); }).dtypes(ops::float_and_int()),
+      binary("ne", [](A& a) { return a.t[0].ne(a.t[1]); }).dtypes(ops::float_and_int()),
+      binary("lt", [](A& a) { return a.t[0].lt(a.t[1]); }).dtypes(ops::float_and_int()),
+      binary("le", [](A& a) { return a.t[0].le(a.t[1]); }).dtypes(ops::float_and_int()),
+      binary("gt", [](A& a) { return a.t[0].gt(a.t[1]); }).dtypes(ops::float_and_int()),
+      binary("ge", [](A& a) { return a.t[0].ge(a.t[1]); }).dtypes(ops::float_and_int()),
+      binary("logical_and", [](A& a) { return a.t[0].logical_and(a.t[1]); })
+          .dtypes(ops::float_and_bool()),
+      binary("logical_or", [](A& a) { return a.t[0].logical_or(a.t[1]); })
+          .dtypes(ops::float_and_bool()),
+      binary("logical_xor", [](A& a) { return a.t[0].logical_xor(a.t[1]); })
+          .dtypes(ops::float_and_bool()),
+      binary("bitwise_and", [](A& a) { return a.t[0].bitwise_and(a.t[1]); })
+          .dtypes(ops::int_and_bool()),
+      binary("bitwise_or", [](A& a) { return a.t[0].bitwise_or(a.t[1]); })
+          .dtypes(ops::int_and_bool()),
+      binary("bitwise_xor", [](A& a) { return a.t[0].bitwise_xor(a.t[1]); })
+          .dtypes(ops::int_and_bool()),
       binary(
           "bitwise_left_shift", [](A& a) { return a.t[0].bitwise_left_shift(a.t[1]); },
           Domain::kNormal, Domain::kSmallInt)

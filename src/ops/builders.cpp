@@ -165,4 +165,8 @@ std::vector<DType> concat(std::vector<DType> a, const std::vector<DType>& b) {
   return a;
 }
 
+std::vector<DType> float_and_int() { return concat(kFloatDTypes, kIntDTypes); }
+std::vector<DType> float_and_bool() { return concat(kFloatDTypes, kBoolDTypes); }
+std::vector<DType> int_and_bool() { return concat(kIntDTypes, kBoolDTypes); }
+
 }  // namespace caliber::ops

@@ -46,5 +46,10 @@ std::vector<Shape> generic_more_shapes_2d();
 std::vector<Shape> generic_more_shapes_no_1d();
 
 std::vector<DType> concat(std::vector<DType> a, const std::vector<DType>& b);
+// Unions of FlagGems' dtype groups. Functions, not namespace-scope constants: the groups are
+// defined in another translation unit, in an order static initialisation does not promise.
+std::vector<DType> float_and_int();
+std::vector<DType> float_and_bool();
+std::vector<DType> int_and_bool();
 
 }  // namespace caliber::ops

@@ -89,8 +89,6 @@ OpDef generic(const char* name, BuildFn inputs, CallFn call) {
       .call(std::move(call));
 }
 
-const std::vector<DType> kWithInt = ops::concat(kFloatDTypes, kIntDTypes);
-
 }  // namespace
 
 std::vector<OpDef> index_ops() {
@@ -98,7 +96,7 @@ std::vector<OpDef> index_ops() {
   std::vector<OpDef> ops = {
       select("index_select", row_index_inputs,
              [](A& a) { return at::index_select(a.t[0], 0, a.t[1]); })
-          .dtypes(kWithInt),
+          .dtypes(ops::float_and_int()),
       select("index_add", row_index_inputs,
              [](A& a) { return at::index_add(a.t[0], 0, a.t[1], a.t[2]); })
           .tolerance(4),
@@ -112,7 +110,7 @@ std::vector<OpDef> index_ops() {
              [](A& a) { return at::index_fill(a.t[0], 0, a.t[1], 2.0); })
           .aten({"aten::index_fill.int_Scalar"}),
       select("gather", column_index_inputs, [](A& a) { return at::gather(a.t[0], 1, a.t[1]); })
-          .dtypes(kWithInt),
+          .dtypes(ops::float_and_int()),
       select("gather_backward", column_index_inputs,
              [](A& a) { return at::gather(a.t[0], 1, a.t[1]); })
           .backward()
@@ -159,7 +157,7 @@ std::vector<OpDef> index_ops() {
           .aten({"aten::index.Tensor"}),
       select("masked_select", mask_inputs, [](A& a) { return at::masked_select(a.t[0], a.t[1]); })
           .host_sync()
-          .dtypes(kWithInt),
+          .dtypes(ops::float_and_int()),
       select("masked_scatter", mask_inputs,
              [](A& a) { return at::masked_scatter(a.t[0], a.t[1], a.t[2]); }),
       select(
@@ -183,7 +181,7 @@ std::vector<OpDef> index_ops() {
           .aten({"aten::masked_fill_.Scalar"}),
       generic("where", mask_inputs, [](A& a) { return at::where(a.t[1], a.t[0], a.t[2]); })
           .aten({"aten::where.self"})
-          .dtypes(kWithInt),
+          .dtypes(ops::float_and_int()),
       generic(
           "nonzero",
           [](const BuildContext& c, Args& a) {
@@ -193,7 +191,7 @@ std::vector<OpDef> index_ops() {
           .shape_key("GenericBenchmark2DOnly")
           .more_shapes(ops::generic_more_shapes_2d())
           .host_sync()
-          .dtypes(ops::concat(kWithInt, kBoolDTypes)),
+          .dtypes(ops::concat(ops::float_and_int(), kBoolDTypes)),
       generic(
           "take",
           [](const BuildContext& c, Args& a) {

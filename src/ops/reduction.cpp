@@ -40,8 +40,6 @@ OpDef scan(const char* name, CallFn call) {
       .tolerance(4);
 }
 
-const std::vector<DType> kWithInt = ops::concat(kFloatDTypes, kIntDTypes);
-
 }  // namespace
 
 std::vector<OpDef> reduction_ops() {
@@ -50,14 +48,14 @@ std::vector<OpDef> reduction_ops() {
       reduction("sum", [](A& a) { return a.t[0].sum(a.i[0]); }).aten({"aten::sum.dim_IntList"}),
       reduction("sum_all", [](A& a) { return a.t[0].sum(); }).aten({"aten::sum"}),
       reduction("mean", [](A& a) { return a.t[0].mean(a.i[0]); }).aten({"aten::mean.dim"}),
-      reduction("amax", [](A& a) { return a.t[0].amax(a.i[0]); }).dtypes(kWithInt),
-      reduction("amin", [](A& a) { return a.t[0].amin(a.i[0]); }).dtypes(kWithInt),
+      reduction("amax", [](A& a) { return a.t[0].amax(a.i[0]); }).dtypes(ops::float_and_int()),
+      reduction("amin", [](A& a) { return a.t[0].amin(a.i[0]); }).dtypes(ops::float_and_int()),
       reduction("max", [](A& a) { return std::get<0>(a.t[0].max(a.i[0])); })
           .aten({"aten::max.dim"})
-          .dtypes(kWithInt),
+          .dtypes(ops::float_and_int()),
       reduction("min", [](A& a) { return std::get<0>(a.t[0].min(a.i[0])); })
           .aten({"aten::min.dim"})
-          .dtypes(kWithInt),
+          .dtypes(ops::float_and_int()),
       reduction("max_all", [](A& a) { return a.t[0].max(); }).aten({"aten::max"}),
       reduction("argmax", [](A& a) { return a.t[0].argmax(a.i[0]); }),
       reduction("argmin", [](A& a) { return a.t[0].argmin(a.i[0]); }),
@@ -87,7 +85,7 @@ std::vector<OpDef> reduction_ops() {
       reduction("sum_backward", [](A& a) { return a.t[0].sum(a.i[0]); })
           .backward()
           .aten({"aten::expand", "aten::sum.dim_IntList"}),
-      scan("cumsum", [](A& a) { return a.t[0].cumsum(a.i[0]); }).dtypes(kWithInt),
+      scan("cumsum", [](A& a) { return a.t[0].cumsum(a.i[0]); }).dtypes(ops::float_and_int()),
       scan("cumsum_", [](A& a) { return a.t[0].cumsum_(a.i[0]); }).inplace(),
       scan("cumprod", [](A& a) { return a.t[0].cumprod(a.i[0]); }),
       scan("cummax", [](A& a) { return std::get<0>(at::cummax(a.t[0], a.i[0])); }),

@@ -37,19 +37,18 @@ void isin_inputs(const BuildContext& c, Args& a) {
   a.t = {ops::random(c, d), ops::random(c, {std::max<int64_t>(d.back(), 2)})};
 }
 
-const std::vector<DType> kWithInt = ops::concat(kFloatDTypes, kIntDTypes);
-
 }  // namespace
 
 std::vector<OpDef> sort_ops() {
   using A = Args;
   const BuildFn one = ops::tensors(1);
   std::vector<OpDef> ops = {
-      sorting("sort", one, [](A& a) { return std::get<0>(a.t[0].sort(-1)); }).dtypes(kWithInt),
+      sorting("sort", one, [](A& a) { return std::get<0>(a.t[0].sort(-1)); })
+          .dtypes(ops::float_and_int()),
       sorting("sort_stable", one,
               [](A& a) { return std::get<0>(a.t[0].sort(/*stable=*/true, -1, false)); })
           .aten({"aten::sort.stable"})
-          .dtypes(kWithInt),
+          .dtypes(ops::float_and_int()),
       sorting("sort_descending", one, [](A& a) { return std::get<0>(a.t[0].sort(-1, true)); })
           .aten({"aten::sort"}),
       sorting(
@@ -79,7 +78,7 @@ std::vector<OpDef> sort_ops() {
           .aten({"aten::bucketize.Tensor"}),
       sorting("isin", isin_inputs, [](A& a) { return at::isin(a.t[0], a.t[1]); })
           .aten({"aten::isin.Tensor_Tensor"})
-          .dtypes(kWithInt),
+          .dtypes(ops::float_and_int()),
       sorting(
           "unique",
           [](const BuildContext& c, Args& a) {
@@ -88,7 +87,7 @@ std::vector<OpDef> sort_ops() {
           [](A& a) { return std::get<0>(at::_unique2(a.t[0], true, true, true)); })
           .aten({"aten::_unique2"})
           .host_sync()
-          .dtypes(kWithInt),
+          .dtypes(ops::float_and_int()),
       sorting(
           "unique_consecutive",
           [](const BuildContext& c, Args& a) {
@@ -96,7 +95,7 @@ std::vector<OpDef> sort_ops() {
           },
           [](A& a) { return std::get<0>(at::unique_consecutive(a.t[0], true, true)); })
           .host_sync()
-          .dtypes(kWithInt),
+          .dtypes(ops::float_and_int()),
   };
   return ops;
 }

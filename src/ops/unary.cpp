@@ -33,16 +33,14 @@ OpDef unary(const char* name, CallFn call, Domain domain = Domain::kNormal) {
       .flops(ops::output_numel);
 }
 
-const std::vector<DType> kWithInt = ops::concat(kFloatDTypes, kIntDTypes);
-
 }  // namespace
 
 std::vector<OpDef> unary_ops() {
   using A = Args;
   std::vector<OpDef> ops = {
-      unary("abs", [](A& a) { return a.t[0].abs(); }).dtypes(kWithInt),
+      unary("abs", [](A& a) { return a.t[0].abs(); }).dtypes(ops::float_and_int()),
       unary("abs_", [](A& a) { return a.t[0].abs_(); }).inplace(),
-      unary("neg", [](A& a) { return a.t[0].neg(); }).dtypes(kWithInt),
+      unary("neg", [](A& a) { return a.t[0].neg(); }).dtypes(ops::float_and_int()),
       unary("neg_", [](A& a) { return a.t[0].neg_(); }).inplace(),
       unary("exp", [](A& a) { return a.t[0].exp(); }),
       unary("exp_", [](A& a) { return a.t[0].exp_(); }).inplace(),
