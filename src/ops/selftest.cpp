@@ -3,11 +3,11 @@
 #include <ATen/core/Tensor.h>
 #include <ATen/ops/add.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
-#include <filesystem>
 #include <fstream>
 #include <thread>
 
@@ -31,13 +31,14 @@ OpDef selftest(const char* name, CallFn call) {
 at::Tensor harmless(const Args& a) { return a.t[0].add(1); }
 
 // The flaky op remembers its first attempt in a file, so the failure happens once across the
-// processes of a batch's retries.
-std::filesystem::path flaky_marker(const std::string& fallback_dir) {
+// processes of a batch's retries. POSIX calls, not std::filesystem: libtorch.so exports its own
+// copies of some std::filesystem functions, and those win (and crash) in torch-linked binaries.
+std::string flaky_marker(const std::string& fallback_dir) {
   const char* dir = std::getenv("CALIBER_SELFTEST_STATE");
-  std::filesystem::path base = dir != nullptr && *dir != '\0' ? std::filesystem::path(dir)
-                               : !fallback_dir.empty()        ? std::filesystem::path(fallback_dir)
-                                                              : std::filesystem::current_path();
-  return base / "selftest_flaky.attempted";
+  std::string base = dir != nullptr && *dir != '\0' ? dir : fallback_dir;
+  if (base.empty()) base = ".";
+  ::mkdir(base.c_str(), 0755);  // the parent is expected to exist; EEXIST is fine
+  return base + "/selftest_flaky.attempted";
 }
 
 }  // namespace
