@@ -11,8 +11,9 @@ torch_version=${CALIBER_TORCH_VERSION:-2.11.0}
 wheelhouse=${CALIBER_WHEELHOUSE:-${XDG_CACHE_HOME:-$HOME/.cache}/caliber/wheelhouse}
 start=$(date +%s)
 
+# chromium: the report tests open the generated HTML in it (headless).
 apt_packages=(cmake ninja-build g++ python3-dev python3-venv libcli11-dev libyaml-cpp-dev
-  nlohmann-json3-dev libfmt-dev libgtest-dev libgmock-dev pybind11-dev)
+  nlohmann-json3-dev libfmt-dev libgtest-dev libgmock-dev pybind11-dev chromium)
 if [ "${CALIBER_SKIP_APT:-0}" != 1 ]; then
   missing=()
   for p in "${apt_packages[@]}"; do

@@ -17,6 +17,9 @@ int run_cli(int argc, char** argv) {
   CommandAction action;
   add_devices_command(app, action);
   add_ops_command(app, action);
+  add_summary_command(app, action);
+  add_compare_command(app, action);
+  add_report_command(app, action);
   try {
     app.parse(argc, argv);
     return action ? action() : 0;

@@ -130,6 +130,7 @@ std::vector<KnobDef> make_table() {
       string_knob("out_dir", "--out", "", "a directory", &Knobs::out_dir),
       string_knob("candidate", "--candidate", "", "python:MODULE[:CONTEXT] or library:PATH.so",
                   &Knobs::candidate),
+      string_knob("shard", "--shard", "", "I/N with 0 <= I < N", &Knobs::shard),
   };
 }
 

@@ -44,6 +44,7 @@ struct Knobs {
   int device = 0;
   std::string out_dir;
   std::string candidate;
+  std::string shard;  // "I/N": this run takes every N-th case starting at I (parallel warmup)
 
   // knob name -> where its value came from ("--level", "BENCH_LEVEL" or "default").
   std::map<std::string, std::string> sources;

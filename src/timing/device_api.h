@@ -5,6 +5,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace caliber {
@@ -54,21 +55,25 @@ class DeviceApi {
   virtual double host_now_ms() const = 0;
 
   // `calls` back-to-back calls, each between device events; `before_each` runs outside the
-  // events (cache flush). Returns one duration per call, in milliseconds.
+  // events (cache flush). Returns one duration per call, in milliseconds. An empty `before_each`
+  // (here and below) means nothing runs between calls.
   virtual std::vector<double> time_each(const Call& call, int calls, const Call& before_each) = 0;
 
   // Wall clock around call + synchronize, per call.
   virtual std::vector<double> time_host(const Call& call, int calls, const Call& before_each) = 0;
 
-  // Captures `calls_per_graph` calls on a side stream; throws DeviceError("capture", ...) when
-  // the runtime refuses.
+  // Captures `calls_per_graph` calls on a side stream; throws DeviceError with the phase that
+  // failed ("warmup" for the side-stream warmup, "capture") when the runtime refuses.
   virtual std::unique_ptr<CapturedGraph> capture(const Call& call, int calls_per_graph) = 0;
 
   // Queues `calls` calls behind a blocking kernel, releases it, and times the whole batch.
   // Gives up after `timeout_s` when a call waits on the host (the stream is released first).
-  virtual BatchOutcome time_batch(const Call& call, int calls, double timeout_s) = 0;
+  // `before` runs before the blocking kernel is queued, outside the timed region (cache flush).
+  virtual BatchOutcome time_batch(const Call& call, int calls, double timeout_s,
+                                  const Call& before) = 0;
 
-  // Sum of the durations of the device kernels each call launched (activity tracing).
+  // Sum of the durations of the device kernels (and memory copies/sets) each call launched,
+  // from activity tracing; work done by `before_each` is not attributed to the call.
   virtual std::vector<double> kernel_time_each(const Call& call, int calls,
                                                const Call& before_each) = 0;
 

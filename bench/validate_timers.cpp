@@ -1,0 +1,243 @@
+// Times the validation cases of issue 3 with every timer and both sampling policies on one CUDA
+// device, `--repeats` times each, and writes JSON that validate_timers_ref.py merges with
+// triton's do_bench and ncu. Inputs are built with ATen directly: this checks the timers, not
+// the op corpus.
+#include <ATen/core/Tensor.h>
+#include <ATen/ops/add.h>
+#include <ATen/ops/dropout.h>
+#include <ATen/ops/empty.h>
+#include <ATen/ops/layer_norm.h>
+#include <ATen/ops/mm.h>
+#include <ATen/ops/ones.h>
+#include <ATen/ops/randn.h>
+#include <ATen/ops/softmax.h>
+#include <ATen/ops/sort.h>
+#include <ATen/ops/sum.h>
+#include <ATen/ops/topk.h>
+#include <ATen/ops/zeros.h>
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "backend/registry.h"
+#include "backend/timer_plan.h"
+#include "core/error.h"
+#include "core/knobs.h"
+#include "core/stats.h"
+#include "engine/device/device_api_factory.h"
+#include "timing/measure.h"
+
+namespace caliber {
+namespace {
+
+struct Case {
+  std::string name;
+  std::function<Call()> build;  // makes the inputs, returns the call that uses them
+};
+
+at::TensorOptions on_gpu(at::ScalarType dtype) {
+  return at::TensorOptions().device(at::kCUDA, 0).dtype(dtype);
+}
+
+std::vector<Case> validation_cases() {
+  using at::ScalarType;
+  return {
+      {"mm_bf16_4096x4096x4096",
+       [] {
+         at::Tensor a = at::randn({4096, 4096}, on_gpu(ScalarType::BFloat16));
+         at::Tensor b = at::randn({4096, 4096}, on_gpu(ScalarType::BFloat16));
+         return Call([a, b] { at::mm(a, b); });
+       }},
+      {"mm_fp16_256x256x256",
+       [] {
+         at::Tensor a = at::randn({256, 256}, on_gpu(ScalarType::Half));
+         at::Tensor b = at::randn({256, 256}, on_gpu(ScalarType::Half));
+         return Call([a, b] { at::mm(a, b); });
+       }},
+      {"softmax_fp16_4096x4096",
+       [] {
+         at::Tensor x = at::randn({4096, 4096}, on_gpu(ScalarType::Half));
+         return Call([x] { at::softmax(x, -1); });
+       }},
+      {"add_fp32_1048576",
+       [] {
+         at::Tensor x = at::randn({1 << 20}, on_gpu(ScalarType::Float));
+         at::Tensor y = at::randn({1 << 20}, on_gpu(ScalarType::Float));
+         return Call([x, y] { at::add(x, y); });
+       }},
+      {"sum_fp32_16777216",
+       [] {
+         at::Tensor x = at::randn({1 << 24}, on_gpu(ScalarType::Float));
+         return Call([x] { at::sum(x); });
+       }},
+      {"layer_norm_fp16_4096x4096",
+       [] {
+         at::Tensor x = at::randn({4096, 4096}, on_gpu(ScalarType::Half));
+         at::Tensor w = at::ones({4096}, on_gpu(ScalarType::Half));
+         at::Tensor b = at::zeros({4096}, on_gpu(ScalarType::Half));
+         return Call([x, w, b] { at::layer_norm(x, {4096}, w, b); });
+       }},
+      {"sort_fp32_1048576",
+       [] {
+         at::Tensor x = at::randn({1 << 20}, on_gpu(ScalarType::Float));
+         return Call([x] { at::sort(x); });
+       }},
+      {"topk_fp16_64x8192_k128",
+       [] {
+         at::Tensor x = at::randn({64, 8192}, on_gpu(ScalarType::Half));
+         return Call([x] { at::topk(x, 128); });
+       }},
+      {"uniform__fp16_4096x4096",
+       [] {
+         at::Tensor x = at::empty({4096, 4096}, on_gpu(ScalarType::Half));
+         return Call([x]() mutable { x.uniform_(); });
+       }},
+      {"dropout_fp16_4096x4096",
+       [] {
+         at::Tensor x = at::randn({4096, 4096}, on_gpu(ScalarType::Half));
+         return Call([x] { at::dropout(x, 0.5, /*train=*/true); });
+       }},
+  };
+}
+
+struct Variant {
+  Timer timer;
+  SamplePolicy policy;
+  CacheState cache;
+};
+
+std::vector<Variant> validation_variants() {
+  std::vector<Variant> variants;
+  for (SamplePolicy policy : {SamplePolicy::kFixed, SamplePolicy::kAdaptive}) {
+    for (Timer timer : {Timer::kGraph, Timer::kDirect, Timer::kBatch, Timer::kKernel}) {
+      variants.push_back({timer, policy, CacheState::kHot});
+    }
+  }
+  // Cold kernel durations against ncu --cache-control all.
+  variants.push_back({Timer::kKernel, SamplePolicy::kFixed, CacheState::kCold});
+  return variants;
+}
+
+// One variant of one case, `repeats` whole measurements: the median of their latencies, the CV
+// across them, and what each cost.
+nlohmann::json measure_variant(DeviceApi& api, const BackendDescriptor& cuda,
+                               const std::string& case_name, const Call& call,
+                               const Variant& variant, int repeats, double max_time_s) {
+  Knobs knobs;
+  knobs.policy = variant.policy;
+  knobs.cache = variant.cache;
+  knobs.max_time_s = max_time_s;
+  TimerPlan plan = derive_timer_plan(cuda.capabilities, variant.timer, true, cuda.name);
+  MeasureOptions options = measure_options_from_knobs(knobs, case_name, cuda.classifier, false);
+  nlohmann::json row = {{"case", case_name},
+                        {"timer", to_string(variant.timer)},
+                        {"policy", to_string(variant.policy)},
+                        {"cache", to_string(variant.cache)}};
+  std::vector<double> latencies_us, walls_s, samples, noises;
+  std::vector<std::string> markers, timers_used;
+  for (int r = 0; r < repeats; ++r) {
+    Measurement m = measure(api, plan, options, call);
+    latencies_us.push_back(m.latency_ms * 1e3);
+    walls_s.push_back(m.wall_s);
+    samples.push_back(static_cast<double>(m.samples_ms.size()));
+    noises.push_back(m.noise);
+    timers_used.push_back(to_string(m.timer_used));
+    for (const auto& marker : m.markers) {
+      if (std::find(markers.begin(), markers.end(), marker) == markers.end()) {
+        markers.push_back(marker);
+      }
+    }
+  }
+  row["timer_used"] = timers_used;
+  row["repeats_us"] = latencies_us;
+  row["median_us"] = median(latencies_us);
+  row["cv_pct"] = cv(latencies_us) * 100;
+  row["wall_s"] = mean(walls_s);
+  row["samples"] = mean(samples);
+  row["noise_pct"] = mean(noises) * 100;
+  row["markers"] = markers;
+  return row;
+}
+
+int run(int argc, char** argv) {
+  CLI::App app{"Validates caliber's timers on one CUDA device"};
+  std::string out = "caliber_timers.json";
+  int repeats = 5;
+  double deadline_s = 300;
+  double max_time_s = 0.5;
+  std::vector<std::string> only;
+  app.add_option("--out", out, "JSON file to write");
+  app.add_option("--repeats", repeats, "whole measurements per variant");
+  app.add_option("--deadline-s", deadline_s, "skip what is left after this many seconds");
+  app.add_option("--max-time-s", max_time_s, "adaptive policy's time limit per measurement");
+  app.add_option("--case", only, "only these cases (repeatable)");
+  CLI11_PARSE(app, argc, argv);
+
+  const BackendDescriptor& cuda = find_backend("--backend", "cuda");
+  std::vector<DeviceInfo> devices = cuda.enumerate();
+  if (devices.empty()) throw_usage("validate_timers: no CUDA device is visible");
+  std::unique_ptr<DeviceApi> api = make_device_api(cuda, 0);
+  auto start = std::chrono::steady_clock::now();
+  auto elapsed_s = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+
+  nlohmann::json rows = nlohmann::json::array();
+  bool device_lost = false;
+  for (const Case& c : validation_cases()) {
+    if (!only.empty() && std::find(only.begin(), only.end(), c.name) == only.end()) continue;
+    Call call = c.build();
+    for (const Variant& variant : validation_variants()) {
+      nlohmann::json row;
+      if (device_lost || elapsed_s() > deadline_s) {
+        row = {{"case", c.name},
+               {"timer", to_string(variant.timer)},
+               {"policy", to_string(variant.policy)},
+               {"cache", to_string(variant.cache)},
+               {"error", device_lost ? "skipped: device lost" : "skipped: deadline"}};
+      } else {
+        try {
+          row = measure_variant(*api, cuda, c.name, call, variant, repeats, max_time_s);
+        } catch (const std::exception& e) {
+          row = {{"case", c.name},
+                 {"timer", to_string(variant.timer)},
+                 {"policy", to_string(variant.policy)},
+                 {"cache", to_string(variant.cache)},
+                 {"error", e.what()}};
+          auto* error = dynamic_cast<const Error*>(&e);
+          device_lost = error != nullptr && error->kind() == ErrorKind::kDeviceFatal;
+        }
+      }
+      std::cerr << row.dump() << "\n";
+      rows.push_back(std::move(row));
+    }
+  }
+  nlohmann::json result = {{"device", devices.front().name},
+                           {"driver", devices.front().driver_version},
+                           {"repeats", repeats},
+                           {"adaptive_max_time_s", max_time_s},
+                           {"elapsed_s", elapsed_s()},
+                           {"rows", rows}};
+  std::ofstream(out) << result.dump(1) << "\n";
+  return device_lost ? 3 : 0;
+}
+
+}  // namespace
+}  // namespace caliber
+
+int main(int argc, char** argv) {
+  try {
+    return caliber::run(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "validate_timers: " << e.what() << "\n";
+    return 2;
+  }
+}

@@ -1,0 +1,58 @@
+#include <fmt/format.h>
+
+#include <filesystem>
+
+#include "cli/command.h"
+#include "cli/compare_options.h"
+#include "cli/terminal.h"
+#include "core/atomic_file.h"
+#include "report/compare_view.h"
+
+namespace caliber {
+namespace {
+
+struct CompareArgs {
+  std::string a;
+  std::string b;
+  std::string output_dir;
+  bool fail_on_slow = false;
+  CompareOptions options;
+};
+
+int compare(const CompareArgs& args) {
+  RunCollection a = load_run_collection(args.a);
+  RunCollection b = load_run_collection(args.b);
+  Comparison comparison = compare_runs(a, b, args.options);
+  // The comparison judges B, so by default it is filed with B.
+  std::filesystem::path dir = args.output_dir.empty() ? args.b : args.output_dir;
+  std::filesystem::create_directories(dir);
+  write_file_atomic(dir / "compare.csv", compare_csv(comparison));
+  write_file_atomic(dir / "compare.json", compare_json(comparison));
+  fmt::print("{}", compare_text(comparison, stdout_wants_color()));
+  fmt::print("wrote {} and {}\n", (dir / "compare.csv").string(), (dir / "compare.json").string());
+  if (args.fail_on_slow && comparison.regressed()) {
+    fmt::print(stderr, "caliber: B regressed (SLOW rows, or rows that failed only in B)\n");
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_compare_command(CLI::App& app, CommandAction& action) {
+  auto* cmd =
+      app.add_subcommand("compare",
+                         "Compare two runs row by row (A is the reference, B is judged) behind the "
+                         "caliber gate");
+  auto args = std::make_shared<CompareArgs>();
+  cmd->add_option("a", args->a, "reference run or batch directory")->required();
+  cmd->add_option("b", args->b, "run or batch directory to judge")->required();
+  cmd->add_option("-o,--output-dir", args->output_dir,
+                  "where compare.csv and compare.json go (default: B)");
+  cmd->add_flag("--fail-on-slow", args->fail_on_slow,
+                "exit 1 when a row is SLOW or failed only in B (for CI)");
+  add_compare_options(cmd, args->options);
+  cmd->callback([&action, args] { action = [args] { return compare(*args); }; });
+}
+
+}  // namespace caliber

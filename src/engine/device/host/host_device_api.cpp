@@ -1,0 +1,68 @@
+#include "engine/device/host/host_device_api.h"
+
+#include <chrono>
+#include <cstring>
+#include <vector>
+
+namespace caliber {
+namespace {
+
+class HostDeviceApi : public DeviceApi {
+ public:
+  std::string name() const override { return "host"; }
+  void synchronize() override {}
+
+  double host_now_ms() const override {
+    using Ms = std::chrono::duration<double, std::milli>;
+    return Ms(std::chrono::steady_clock::now().time_since_epoch()).count();
+  }
+
+  std::vector<double> time_each(const Call& call, int calls, const Call& before_each) override {
+    std::vector<double> samples;
+    samples.reserve(calls);
+    for (int i = 0; i < calls; ++i) {
+      if (before_each) before_each();
+      double start = host_now_ms();
+      call();
+      samples.push_back(host_now_ms() - start);
+    }
+    return samples;
+  }
+
+  std::vector<double> time_host(const Call& call, int calls, const Call& before_each) override {
+    return time_each(call, calls, before_each);
+  }
+
+  std::unique_ptr<CapturedGraph> capture(const Call&, int) override {
+    throw DeviceError("capture", "the host cannot capture graphs");
+  }
+
+  BatchOutcome time_batch(const Call&, int, double, const Call&) override {
+    throw DeviceError("batch", "the host has no blocking kernel");
+  }
+
+  std::vector<double> kernel_time_each(const Call&, int, const Call&) override {
+    throw DeviceError("kernel", "the host has no kernel activity tracing");
+  }
+
+  void flush_cache() override {
+    constexpr size_t kFlushBytes = 512u << 20;  // larger than any server CPU's last-level cache
+    if (flush_buffer_.empty()) flush_buffer_.resize(kFlushBytes);
+    std::memset(flush_buffer_.data(), ++flush_value_, flush_buffer_.size());
+  }
+
+  std::optional<int> sm_clock_mhz() override { return std::nullopt; }
+  std::optional<int> max_sm_clock_mhz() override { return std::nullopt; }
+  std::unique_ptr<ScopedRngGuard> rng_guard() override { return nullptr; }
+  bool healthy() override { return true; }
+
+ private:
+  std::vector<unsigned char> flush_buffer_;
+  unsigned char flush_value_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<DeviceApi> make_host_device_api() { return std::make_unique<HostDeviceApi>(); }
+
+}  // namespace caliber

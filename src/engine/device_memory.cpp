@@ -1,0 +1,46 @@
+#include "engine/device_memory.h"
+
+#include <unistd.h>
+
+#include <fstream>
+
+#ifdef CALIBER_HAVE_CUDA
+#include <c10/cuda/CUDACachingAllocator.h>
+#endif
+
+namespace caliber {
+
+void reset_peak_device_memory([[maybe_unused]] const std::string& torch_device_type,
+                              [[maybe_unused]] int device_index) {
+#ifdef CALIBER_HAVE_CUDA
+  if (torch_device_type == "cuda") c10::cuda::CUDACachingAllocator::resetPeakStats(device_index);
+#endif
+}
+
+int64_t peak_device_memory_bytes([[maybe_unused]] const std::string& torch_device_type,
+                                 [[maybe_unused]] int device_index) {
+#ifdef CALIBER_HAVE_CUDA
+  if (torch_device_type == "cuda") {
+    auto stats = c10::cuda::CUDACachingAllocator::getDeviceStats(device_index);
+    return stats.allocated_bytes[static_cast<size_t>(c10::CachingAllocator::StatType::AGGREGATE)]
+        .peak;
+  }
+#endif
+  return 0;
+}
+
+void release_cached_device_memory([[maybe_unused]] const std::string& torch_device_type) {
+#ifdef CALIBER_HAVE_CUDA
+  if (torch_device_type == "cuda") c10::cuda::CUDACachingAllocator::emptyCache();
+#endif
+}
+
+int64_t host_resident_bytes() {
+  std::ifstream statm("/proc/self/statm");
+  int64_t size = 0;
+  int64_t resident = 0;
+  statm >> size >> resident;
+  return resident * static_cast<int64_t>(sysconf(_SC_PAGE_SIZE));
+}
+
+}  // namespace caliber

@@ -1,0 +1,19 @@
+#pragma once
+
+#include <string>
+
+#include "core/caliber_options.h"
+
+namespace caliber {
+
+// The baseline's GEMM tuner (PyTorch TunableOp). record: tune every new GEMM and append the
+// results to `results_file` as they are found; replay: load `results_file` and never tune;
+// off: TunableOp disabled. Throws a usage error where the backend has no tuner or the replay
+// file is missing.
+void configure_gemm_tuner(TunerMode mode, const std::string& results_file,
+                          const std::string& torch_device_type);
+
+// Number of tuned GEMM solutions TunableOp holds now (0 without CUDA).
+size_t gemm_tuner_result_count();
+
+}  // namespace caliber

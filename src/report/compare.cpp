@@ -1,0 +1,164 @@
+#include "report/compare.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "report/geomean.h"
+
+namespace caliber {
+
+namespace {
+
+std::string pairing_key(const ResultRow& row) {
+  return fmt::format("{}\x1f{}\x1f{}\x1f{}", row.op, row.dtype, row.provider, shape_label(row));
+}
+
+// Rows keyed with the order of repeats (FlagGems' mm list holds 4096^3 twice).
+std::map<std::pair<std::string, int>, const ResultRow*> keyed_rows(const RunCollection& run) {
+  std::map<std::pair<std::string, int>, const ResultRow*> out;
+  std::map<std::string, int> seen;
+  for (const auto& c : run.rows) {
+    std::string key = pairing_key(c.row);
+    out[{key, seen[key]++}] = &c.row;
+  }
+  return out;
+}
+
+double median_of(const ResultRow& row) {
+  return row.median_ms > 0 ? row.median_ms : row.latency_ms;
+}
+
+SampleComparison judge(const ResultRow& a, const ResultRow& b, const CompareOptions& options,
+                       const std::string& key) {
+  const auto& sa = a.samples_ms;
+  const auto& sb = b.samples_ms;
+  if (sa.empty() || sb.empty()) {
+    SampleComparison out;
+    if (median_of(a) > 0 && median_of(b) > 0) out.speedup = median_of(a) / median_of(b);
+    out.reason = fmt::format("no samples in {} (medians only, as from a run.log)",
+                             sa.empty() && sb.empty() ? "A and B" : (sa.empty() ? "A" : "B"));
+    return out;
+  }
+  SampleComparison out = compare_samples(sa, sb, options.verdict, seed_for(key));
+  // A per-shape fallback (graph -> direct) changes what a sample is; the gate only sees the
+  // requested timer, so the row checks what was used.
+  bool timer_allowed = std::find(options.allow_mismatch.begin(), options.allow_mismatch.end(),
+                                 "timer") != options.allow_mismatch.end();
+  if (a.timer_used != b.timer_used && !timer_allowed) {
+    out.verdict = Verdict::kUnsure;
+    out.reason = fmt::format("timer used differs (A {}, B {})", a.timer_used, b.timer_used);
+  }
+  return out;
+}
+
+double effect_order(const RowComparison& row) {
+  switch (row.pairing) {
+    case Pairing::kCompared:
+      return row.stats.speedup > 0 ? std::log(row.stats.speedup) : 0.0;
+    case Pairing::kFailed:
+      return 1e9;
+    case Pairing::kOnlyA:
+      return 2e9;
+    case Pairing::kOnlyB:
+      return 3e9;
+  }
+  return 0;
+}
+
+std::vector<FamilyGeomean> family_geomeans(const std::vector<RowComparison>& rows) {
+  std::map<std::pair<std::string, std::string>, std::vector<double>> groups;
+  for (const auto& r : rows) {
+    if (r.pairing != Pairing::kCompared || !(r.stats.speedup > 0)) continue;
+    groups[{r.provider, r.family.empty() ? "(unknown)" : r.family}].push_back(r.stats.speedup);
+    groups[{r.provider, "(all)"}].push_back(r.stats.speedup);
+  }
+  std::vector<FamilyGeomean> out;
+  for (const auto& [key, speedups] : groups) {
+    out.push_back({key.second, key.first, speedups.size(), geometric_mean(speedups)});
+  }
+  // Each provider's overall line after its families.
+  std::stable_sort(out.begin(), out.end(), [](const FamilyGeomean& x, const FamilyGeomean& y) {
+    if (x.provider != y.provider) return x.provider < y.provider;
+    return (x.family != "(all)") > (y.family != "(all)");
+  });
+  return out;
+}
+
+}  // namespace
+
+std::string RowComparison::verdict() const {
+  switch (pairing) {
+    case Pairing::kCompared:
+      return verdict_name(stats.verdict);
+    case Pairing::kFailed:
+      return b->status != "SUCCESS" ? b->status : a->status;
+    case Pairing::kOnlyA:
+      return "ONLY_A";
+    case Pairing::kOnlyB:
+      return "ONLY_B";
+  }
+  return "UNSURE";
+}
+
+bool RowComparison::regressed() const {
+  if (pairing == Pairing::kCompared) return stats.verdict == Verdict::kSlow;
+  return pairing == Pairing::kFailed && a && a->status == "SUCCESS";
+}
+
+bool Comparison::regressed() const {
+  return std::any_of(rows.begin(), rows.end(),
+                     [](const RowComparison& r) { return r.regressed(); });
+}
+
+Comparison compare_runs(const RunCollection& a, const RunCollection& b,
+                        const CompareOptions& options) {
+  Comparison out;
+  out.a_root = a.root;
+  out.b_root = b.root;
+  out.options = options;
+  out.allowed_mismatches = enforce_caliber_gate(a, b, options.allow_mismatch);
+
+  auto rows_a = keyed_rows(a);
+  auto rows_b = keyed_rows(b);
+  auto add = [&](const std::pair<std::string, int>& key, const ResultRow* ra, const ResultRow* rb) {
+    const ResultRow& any = ra ? *ra : *rb;
+    RowComparison row;
+    row.op = any.op;
+    row.family = ra && !ra->family.empty() ? ra->family : any.family;
+    if (row.family.empty() && rb) row.family = rb->family;
+    row.dtype = any.dtype;
+    row.provider = any.provider;
+    row.shape = shape_label(any);
+    row.occurrence = key.second;
+    if (ra) row.a = *ra;
+    if (rb) row.b = *rb;
+    if (!ra) {
+      row.pairing = Pairing::kOnlyB;
+    } else if (!rb) {
+      row.pairing = Pairing::kOnlyA;
+    } else if (ra->status != "SUCCESS" || rb->status != "SUCCESS") {
+      row.pairing = Pairing::kFailed;
+    } else {
+      row.stats = judge(*ra, *rb, options, fmt::format("{}#{}", key.first, key.second));
+    }
+    out.rows.push_back(std::move(row));
+  };
+  for (const auto& [key, ra] : rows_a) {
+    auto it = rows_b.find(key);
+    add(key, ra, it == rows_b.end() ? nullptr : it->second);
+  }
+  for (const auto& [key, rb] : rows_b) {
+    if (!rows_a.count(key)) add(key, nullptr, rb);
+  }
+  std::stable_sort(out.rows.begin(), out.rows.end(),
+                   [](const RowComparison& x, const RowComparison& y) {
+                     return effect_order(x) < effect_order(y);
+                   });
+  for (const auto& r : out.rows) ++out.verdict_counts[r.verdict()];
+  out.geomeans = family_geomeans(out.rows);
+  return out;
+}
+
+}  // namespace caliber

@@ -1,0 +1,71 @@
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/result_row.h"
+#include "report/caliber_gate.h"
+#include "report/run_collection.h"
+#include "report/verdict.h"
+
+namespace caliber {
+
+struct CompareOptions {
+  VerdictOptions verdict;
+  std::vector<std::string> allow_mismatch;  // gate fields compared despite differing
+};
+
+// How a row of A found its partner in B (rows pair by op, dtype, provider, shape, and the order
+// of repeated shapes).
+enum class Pairing {
+  kCompared,  // both succeeded: the samples decide
+  kFailed,    // paired, but at least one side did not succeed
+  kOnlyA,
+  kOnlyB,
+};
+
+struct RowComparison {
+  std::string op;
+  std::string family;
+  std::string dtype;
+  std::string provider;
+  std::string shape;
+  int occurrence = 0;  // 0 for the first row with this key, 1 for its repeat, ...
+  Pairing pairing = Pairing::kCompared;
+  std::optional<ResultRow> a;
+  std::optional<ResultRow> b;
+  SampleComparison stats;
+
+  // FAST, SLOW, SAME, UNSURE for compared rows; ONLY_A, ONLY_B for unpaired ones; for a pair
+  // with a side that did not succeed, that side's status (B's first): FAILED, NOT_COVERED, ...
+  std::string verdict() const;
+  // A row that worked in A and got slower or broke in B: what --fail-on-slow fails on.
+  bool regressed() const;
+};
+
+struct FamilyGeomean {
+  std::string family;  // "(all)" for the provider's overall mean
+  std::string provider;
+  size_t rows = 0;
+  std::optional<double> speedup;  // geometric mean of median(A)/median(B) over compared rows
+};
+
+struct Comparison {
+  std::string a_root;
+  std::string b_root;
+  CompareOptions options;
+  std::vector<FieldMismatch> allowed_mismatches;  // recorded so no reader misses them
+  std::vector<RowComparison> rows;                // slowest first, unpaired last
+  std::vector<FamilyGeomean> geomeans;
+  std::map<std::string, size_t> verdict_counts;
+
+  bool regressed() const;
+};
+
+// Gate first (throws a usage error on a refused mismatch), then the row verdicts.
+Comparison compare_runs(const RunCollection& a, const RunCollection& b,
+                        const CompareOptions& options);
+
+}  // namespace caliber

@@ -1,0 +1,162 @@
+#include "report/compare_view.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <nlohmann/json.hpp>
+
+#include "report/csv.h"
+#include "report/number_format.h"
+#include "report/text_table.h"
+
+namespace caliber {
+
+namespace {
+
+std::optional<double> median_of(const std::optional<ResultRow>& row) {
+  if (!row || row->status != "SUCCESS") return std::nullopt;
+  return row->median_ms > 0 ? row->median_ms : row->latency_ms;
+}
+
+std::string samples_of(const std::optional<ResultRow>& row) {
+  return row ? std::to_string(row->samples_ms.size()) : "";
+}
+
+std::string allowed_fields(const Comparison& c) {
+  std::vector<std::string> fields;
+  for (const auto& m : c.allowed_mismatches) fields.push_back(m.field);
+  return fmt::format("{}", fmt::join(fields, ";"));
+}
+
+std::optional<double> if_compared(const RowComparison& r, double value) {
+  if (r.pairing != Pairing::kCompared || !(value > 0)) return std::nullopt;
+  return value;
+}
+
+bool has_interval(const RowComparison& r) {
+  return r.pairing == Pairing::kCompared && r.stats.ci_high > 0;
+}
+
+TextTable::Tint tint_of(const RowComparison& r) {
+  if (r.regressed()) return TextTable::Tint::kRed;
+  if (r.pairing != Pairing::kCompared) return TextTable::Tint::kYellow;
+  switch (r.stats.verdict) {
+    case Verdict::kFast:
+      return TextTable::Tint::kGreen;
+    case Verdict::kSlow:
+      return TextTable::Tint::kRed;
+    case Verdict::kUnsure:
+      return TextTable::Tint::kYellow;
+    case Verdict::kSame:
+      break;
+  }
+  return TextTable::Tint::kNone;
+}
+
+}  // namespace
+
+const std::vector<std::string>& compare_columns() {
+  static const std::vector<std::string> columns = {
+      "op",           "family",       "dtype",   "shape",           "provider",    "occurrence",
+      "verdict",      "speedup",      "ci_low",  "ci_high",         "a_median_ms", "b_median_ms",
+      "a_samples",    "b_samples",    "a_noise", "b_noise",         "a_status",    "b_status",
+      "a_timer_used", "b_timer_used", "reason",  "allowed_mismatch"};
+  return columns;
+}
+
+std::string compare_csv(const Comparison& c) {
+  std::string text = csv_line(compare_columns());
+  std::string allowed = allowed_fields(c);
+  for (const auto& r : c.rows) {
+    bool interval = has_interval(r);
+    text += csv_line({r.op,
+                      r.family,
+                      r.dtype,
+                      r.shape,
+                      r.provider,
+                      std::to_string(r.occurrence),
+                      r.verdict(),
+                      csv_number(if_compared(r, r.stats.speedup)),
+                      interval ? csv_number(r.stats.ci_low) : "",
+                      interval ? csv_number(r.stats.ci_high) : "",
+                      csv_number(median_of(r.a)),
+                      csv_number(median_of(r.b)),
+                      samples_of(r.a),
+                      samples_of(r.b),
+                      interval ? csv_number(r.stats.noise_a) : "",
+                      interval ? csv_number(r.stats.noise_b) : "",
+                      r.a ? r.a->status : "",
+                      r.b ? r.b->status : "",
+                      r.a ? r.a->timer_used : "",
+                      r.b ? r.b->timer_used : "",
+                      r.stats.reason,
+                      allowed});
+  }
+  return text;
+}
+
+std::string compare_json(const Comparison& c) {
+  const VerdictOptions& v = c.options.verdict;
+  nlohmann::json out = {{"a", c.a_root},
+                        {"b", c.b_root},
+                        {"speedup", "median(A) / median(B): above 1, B is faster"},
+                        {"thresholds",
+                         {{"min_effect", v.min_effect},
+                          {"max_noise", v.max_noise},
+                          {"confidence", v.confidence},
+                          {"resamples", v.resamples},
+                          {"min_samples", v.min_samples}}},
+                        {"allowed_mismatches", nlohmann::json::array()},
+                        {"verdicts", c.verdict_counts},
+                        {"regressed", c.regressed()},
+                        {"geomeans", nlohmann::json::array()}};
+  for (const auto& m : c.allowed_mismatches) {
+    out["allowed_mismatches"].push_back({{"field", m.field}, {"detail", m.detail}});
+  }
+  for (const auto& g : c.geomeans) {
+    out["geomeans"].push_back({{"family", g.family},
+                               {"provider", g.provider},
+                               {"rows", g.rows},
+                               {"speedup", g.speedup ? nlohmann::json(*g.speedup) : nullptr}});
+  }
+  return out.dump(2) + "\n";
+}
+
+std::string compare_text(const Comparison& c, bool color) {
+  std::string out = fmt::format("A: {}\nB: {}\n", c.a_root, c.b_root);
+  for (const auto& m : c.allowed_mismatches) {
+    out += fmt::format("caliber mismatch allowed by --allow-mismatch: {}\n", m.detail);
+  }
+  TextTable rows({"verdict", "op", "dtype", "provider", "shape", "A ms", "B ms", "speedup",
+                  "interval", "noise A/B", "note"});
+  for (const auto& r : c.rows) {
+    bool interval = has_interval(r);
+    rows.add_row(
+        {r.verdict(), r.op, r.dtype, r.provider, r.shape, human_number(median_of(r.a)),
+         human_number(median_of(r.b)), human_number(if_compared(r, r.stats.speedup)),
+         interval ? fmt::format("{:.3f}-{:.3f}", r.stats.ci_low, r.stats.ci_high) : "",
+         interval ? fmt::format("{:.1f}%/{:.1f}%", 100 * r.stats.noise_a, 100 * r.stats.noise_b)
+                  : "",
+         r.stats.reason},
+        tint_of(r));
+  }
+  out += rows.render(color, 48);
+
+  TextTable means({"provider", "family", "rows", "geomean speedup"});
+  for (const auto& g : c.geomeans) {
+    means.add_row({g.provider, g.family, std::to_string(g.rows), human_number(g.speedup)});
+  }
+  out += "\n" + means.render(color);
+  std::vector<std::string> counts;
+  for (const auto& [verdict, n] : c.verdict_counts)
+    counts.push_back(fmt::format("{} {}", n, verdict));
+  const VerdictOptions& v = c.options.verdict;
+  out += fmt::format(
+      "\n{} rows: {}\nspeedup = median(A)/median(B); {:.0f}% bootstrap interval of it; minimum "
+      "effect {:.1f}%, noise limit {:.1f}%\n",
+      c.rows.size(), fmt::join(counts, ", "), 100 * v.confidence, 100 * v.min_effect,
+      100 * v.max_noise);
+  return out;
+}
+
+}  // namespace caliber

@@ -1,0 +1,21 @@
+#include "timing/markers.h"
+
+#include <fmt/format.h>
+
+namespace caliber {
+
+std::string fallback_marker(std::string_view phase, int repeat) {
+  return fmt::format("fallback[phase={},repeat={}]", phase, repeat);
+}
+
+std::string repeat_skipped_marker(int requested, std::string_view reason) {
+  return fmt::format("repeat_skipped[repeat={},reason={}]", requested, reason);
+}
+
+std::string throttled_marker(int samples) { return fmt::format("throttled={}", samples); }
+
+std::string capture_poisoned_text(std::string_view op) {
+  return fmt::format("CAPTURE_POISONED {}", op);
+}
+
+}  // namespace caliber

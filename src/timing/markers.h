@@ -1,0 +1,26 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace caliber {
+
+// The words a measurement leaves in a row's `markers`; grep scripts and the report key on them,
+// so their text is made in one place.
+
+// The requested timer could not be used for this shape; `phase` is where it failed (warmup,
+// capture, replay), `denied` for the capture deny list, `deadlock` when a batch call waited on
+// the host. `repeat` is the repeat the fallback measurement used.
+std::string fallback_marker(std::string_view phase, int repeat);
+
+// repeat=N was asked but a median of per-repeat sequences is undefined for `reason`
+// (return_mode=all, quantiles), so one repeat was taken.
+std::string repeat_skipped_marker(int requested, std::string_view reason);
+
+// How many samples ran below the throttle threshold.
+std::string throttled_marker(int samples);
+
+// The error text for an op whose capture left the context unusable.
+std::string capture_poisoned_text(std::string_view op);
+
+}  // namespace caliber

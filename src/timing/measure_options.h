@@ -1,0 +1,48 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "backend/failure_classifier.h"
+#include "core/caliber_options.h"
+#include "core/knobs.h"
+#include "timing/stopping_rule.h"
+
+namespace caliber {
+
+// Explicit warmup before capture (autotune, JIT, library handles) and how many calls one graph
+// holds: enough to make a replay long against its launch, few enough to capture quickly.
+struct GraphSettings {
+  int warmup_calls = 3;
+  double warmup_ms = 25;
+  double replay_target_ms = 2;
+  int max_calls_per_graph = 500;
+};
+
+// Calls per released batch: long enough to hide the release, few enough to stay well inside
+// the driver's launch queue (a full queue blocks the host like a synchronising call would).
+struct BatchSettings {
+  double target_ms = 1;
+  int max_calls = 32;
+  double timeout_s = 2;
+};
+
+// Everything a measurement needs besides the device, the plan and the call.
+struct MeasureOptions {
+  std::string op;  // for messages and CAPTURE_POISONED
+  FailureClassifier classifier{{}};
+  bool capture_denied = false;  // the op is on the capture deny list: never attempt a capture
+  CacheState cache = CacheState::kHot;
+  SamplingSettings sampling;
+  ReturnMode return_mode = ReturnMode::kMedian;
+  std::vector<double> quantiles;
+  int repeat = 1;  // direct (and host) timer: median of `repeat` whole measurements
+  double throttle_fraction = 0.9;
+  GraphSettings graph;
+  BatchSettings batch;
+};
+
+MeasureOptions measure_options_from_knobs(const Knobs& knobs, std::string op,
+                                          FailureClassifier classifier, bool capture_denied);
+
+}  // namespace caliber

@@ -1,0 +1,48 @@
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/caliber_options.h"
+#include "core/result_row.h"
+
+namespace caliber {
+
+// What one measurement produced, with its caliber: which timer really ran (after any fallback),
+// the cache state and sampling policy, every sample, and the markers that qualify the number.
+struct Measurement {
+  Timer timer_used = Timer::kDirect;
+  CacheState cache = CacheState::kHot;
+  SamplePolicy policy = SamplePolicy::kFixed;
+  ReturnMode return_mode = ReturnMode::kMedian;
+
+  std::vector<double> samples_ms;  // every sample of every repeat, in the order taken
+  std::vector<bool> throttled;     // parallel to samples_ms
+  std::vector<double> repeat_medians_ms;
+  int repeat = 1;            // repeats actually taken
+  int calls_per_sample = 1;  // graph: calls per replay; batch: calls per released batch
+  int warmup_calls = 0;
+  double warmup_ms = 0;
+
+  double latency_ms = 0;  // by return_mode; a median of per-repeat statistics when repeat > 1
+  double median_ms = 0;   // median of per-repeat medians
+  double mean_ms = 0;
+  double min_ms = 0;
+  double max_ms = 0;
+  double noise = 0;  // relative noise of the median estimate over all samples
+  std::vector<std::pair<double, double>> quantiles_ms;
+  int throttled_samples = 0;
+  std::vector<std::string> markers;
+  double wall_s = 0;  // the whole measurement, warmup and capture included
+};
+
+// Fills the statistics of `m` from the samples of each repeat. `quantiles` are computed over all
+// samples (the skip rule guarantees a single repeat when they are asked for).
+void summarize(const std::vector<std::vector<double>>& runs, ReturnMode mode,
+               const std::vector<double>& quantiles, Measurement& m);
+
+// Copies the caliber and statistics into a results row; markers are appended to the row's.
+void fill_result_row(const Measurement& m, ResultRow& row);
+
+}  // namespace caliber

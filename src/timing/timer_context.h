@@ -1,0 +1,40 @@
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "backend/timer_plan.h"
+#include "timing/device_api.h"
+#include "timing/measure_options.h"
+#include "timing/measurement.h"
+
+namespace caliber {
+
+// What every timer works with: the device, the plan's guards, the options and the bound call.
+struct TimerContext {
+  DeviceApi& api;
+  const TimerPlan& plan;
+  const MeasureOptions& options;
+  const Call& call;
+
+  // Runs before each sample, outside the timed region: an L2 flush for the cold caliber,
+  // nothing for hot.
+  Call before_each() const {
+    if (options.cache != CacheState::kCold) return {};
+    DeviceApi* device = &api;
+    return [device] { device->flush_cache(); };
+  }
+};
+
+// A timer that can be refused for a shape (graph, batch) either measures or asks the entry
+// point for the plan's fallback, naming the phase that failed.
+struct TimerResult {
+  std::optional<Measurement> measurement;
+  std::string fallback_phase;
+
+  static TimerResult measured(Measurement m) { return {std::move(m), {}}; }
+  static TimerResult fall_back(std::string phase) { return {std::nullopt, std::move(phase)}; }
+};
+
+}  // namespace caliber

@@ -1,0 +1,20 @@
+#pragma once
+
+#include "timing/device_api.h"
+
+namespace caliber {
+
+struct Warmup {
+  int calls = 0;
+  double elapsed_ms = 0;   // wall time, first call (JIT, autotune) included
+  double per_call_ms = 0;  // device time of one settled call, from the last chunk
+};
+
+// Runs the call until at least `min_calls` calls and `min_ms` of wall time have passed, in
+// doubling chunks between device events. The first call (where JIT compilation and autotuning
+// happen) is never the estimate: the estimate is the median of the last chunk, which starts
+// after it.
+Warmup warm_up(DeviceApi& api, const Call& call, int min_calls, double min_ms,
+               const Call& before_each);
+
+}  // namespace caliber

@@ -1,0 +1,48 @@
+#include "backend/failure_classifier.h"
+
+#include <gtest/gtest.h>
+
+#include "backend/registry.h"
+
+namespace caliber {
+namespace {
+
+Verdict cuda_verdict(const std::string& message) {
+  return find_backend("", "cuda").classifier.classify(message);
+}
+
+TEST(FailureClassifier, CudaCaptureRefusals) {
+  EXPECT_EQ(cuda_verdict("CUDA error: operation not permitted when stream is capturing"),
+            Verdict::kRefused);
+  EXPECT_EQ(cuda_verdict("CUDA error: operation failed due to a previous error during capture"),
+            Verdict::kRefused);
+  EXPECT_EQ(cuda_verdict("Cannot call CUDAGeneratorImpl::current_seed during CUDA graph capture"),
+            Verdict::kRefused);
+}
+
+TEST(FailureClassifier, CudaFatalWinsOverCaptureWording) {
+  EXPECT_EQ(cuda_verdict("CUDA error: an illegal memory access was encountered"), Verdict::kFatal);
+  EXPECT_EQ(cuda_verdict("CUDA error: device-side assert triggered while stream is capturing"),
+            Verdict::kFatal);
+  EXPECT_EQ(cuda_verdict("CUDA error: unspecified launch failure"), Verdict::kFatal);
+}
+
+TEST(FailureClassifier, CudaPoisoned) {
+  EXPECT_EQ(cuda_verdict("capture sequence contains a fork that was not joined to the primary "
+                         "stream"),
+            Verdict::kPoisoned);
+}
+
+TEST(FailureClassifier, UnmatchedWordingIsUnknown) {
+  EXPECT_EQ(cuda_verdict("Expected all tensors to be on the same device"), Verdict::kUnknown);
+  EXPECT_EQ(find_backend("", "cpu").classifier.classify("anything"), Verdict::kUnknown);
+}
+
+TEST(FailureClassifier, RocmWording) {
+  const auto& rocm = find_backend("", "rocm").classifier;
+  EXPECT_EQ(rocm.classify("Memory access fault by GPU node-2"), Verdict::kFatal);
+  EXPECT_EQ(rocm.classify("hipErrorStreamCaptureUnsupported"), Verdict::kRefused);
+}
+
+}  // namespace
+}  // namespace caliber

@@ -1,0 +1,164 @@
+// Runs the real `caliber` binary: summary, compare and report in a temporary directory, checking
+// exit codes and the artifacts they leave.
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+
+#include "report/csv.h"
+#include "report/run_fixture.h"
+
+namespace caliber {
+namespace {
+
+using testing::synthetic_samples;
+using testing::TempDir;
+using testing::test_identity;
+using testing::test_row;
+using testing::write_run;
+
+struct Result {
+  int exit_code;
+  std::string output;  // stdout and stderr
+};
+
+Result caliber(const std::string& args) {
+  std::string command = std::string(CALIBER_BINARY) + " " + args + " 2>&1";
+  FILE* pipe = ::popen(command.c_str(), "r");
+  std::string output;
+  char buffer[4096];
+  while (size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) output.append(buffer, n);
+  int status = ::pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+
+class ReportCommands : public ::testing::Test {
+ protected:
+  TempDir dir{"caliber-cli-report"};
+  std::string a = (dir / "a").string();
+  std::string b = (dir / "b").string();
+
+  void write_pair(const RunIdentity& ib, double b_scale) {
+    write_run(a, test_identity(),
+              {test_row("mm", "blas", synthetic_samples(1.0, 0.01, 100, 1)),
+               test_row("add", "pointwise", synthetic_samples(0.1, 0.01, 100, 2))});
+    write_run(b, ib,
+              {test_row("mm", "blas", synthetic_samples(1.0 * b_scale, 0.01, 100, 3)),
+               test_row("add", "pointwise", synthetic_samples(0.1, 0.01, 100, 4))});
+  }
+};
+
+TEST_F(ReportCommands, SummaryWritesCsvBesideTheRun) {
+  write_pair(test_identity(), 1.0);
+  Result r = caliber("summary " + a);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  CsvTable csv(parse_csv(read_file(dir / "a" / "summary.csv")));
+  EXPECT_EQ(csv.size(), 2u);
+  EXPECT_EQ(csv.at(0, "timer_used"), "graph");
+  EXPECT_NE(r.output.find("wrote"), std::string::npos);
+}
+
+TEST_F(ReportCommands, SummaryOfSeveralDirectoriesGoesWhereAsked) {
+  write_pair(test_identity(), 1.0);
+  std::filesystem::create_directories(dir / "old");
+  write_file_atomic(dir / "old" / "run.log",
+                    read_file(std::string(CALIBER_TEST_DATA) + "/flaggems_run.log"));
+  std::string out = (dir / "all.csv").string();
+  Result r = caliber("summary " + a + " " + (dir / "old").string() + " -o " + out);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(CsvTable(parse_csv(read_file(out))).size(), 2u + 14u);
+}
+
+TEST_F(ReportCommands, SummaryOfAMissingDirectoryExits2) {
+  EXPECT_EQ(caliber("summary " + (dir / "nope").string()).exit_code, 2);
+}
+
+TEST_F(ReportCommands, CompareRefusesATimerMismatchWithExit2) {
+  RunIdentity other = test_identity();
+  other.timer = "direct";
+  write_pair(other, 1.0);
+  Result r = caliber("compare " + a + " " + b);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("timer: A \"graph\", B \"direct\""), std::string::npos) << r.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "b" / "compare.csv"));
+}
+
+TEST_F(ReportCommands, CompareRefusesALevelMismatchWithExit2) {
+  RunIdentity other = test_identity();
+  other.level = "comprehensive";
+  write_pair(other, 1.0);
+  Result r = caliber("compare " + a + " " + b);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("level"), std::string::npos) << r.output;
+}
+
+TEST_F(ReportCommands, AllowMismatchComparesAndRecordsTheField) {
+  RunIdentity other = test_identity();
+  other.level = "comprehensive";
+  write_pair(other, 1.0);
+  Result r = caliber("compare " + a + " " + b + " --allow-mismatch level");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  CsvTable csv(parse_csv(read_file(dir / "b" / "compare.csv")));
+  ASSERT_EQ(csv.size(), 2u);
+  EXPECT_EQ(csv.at(0, "allowed_mismatch"), "level");
+  EXPECT_NE(read_file(dir / "b" / "compare.json").find("\"field\": \"level\""), std::string::npos);
+  EXPECT_NE(r.output.find("allowed by --allow-mismatch"), std::string::npos);
+}
+
+TEST_F(ReportCommands, FailOnSlowExits1OnlyWhenBIsSlower) {
+  write_pair(test_identity(), 1.2);
+  EXPECT_EQ(caliber("compare " + a + " " + b).exit_code, 0);
+  Result slow = caliber("compare " + a + " " + b + " --fail-on-slow -o " + (dir / "out").string());
+  EXPECT_EQ(slow.exit_code, 1) << slow.output;
+  CsvTable csv(parse_csv(read_file(dir / "out" / "compare.csv")));
+  EXPECT_EQ(csv.at(0, "verdict"), "SLOW");  // slowest first
+  EXPECT_EQ(csv.at(0, "op"), "mm");
+}
+
+TEST_F(ReportCommands, FailOnSlowExits0WhenNothingGotSlower) {
+  write_pair(test_identity(), 0.8);
+  Result r = caliber("compare " + a + " " + b + " --fail-on-slow");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("FAST"), std::string::npos);
+}
+
+TEST_F(ReportCommands, BadVerdictFlagExits2) {
+  write_pair(test_identity(), 1.0);
+  EXPECT_EQ(caliber("compare " + a + " " + b + " --min-effect 3").exit_code, 2);
+}
+
+TEST_F(ReportCommands, ReportWritesOneSelfContainedHtmlFile) {
+  write_pair(test_identity(), 0.8);
+  std::string out = (dir / "report.html").string();
+  Result r = caliber("report " + a + " --compare " + b + " -o " + out);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  std::string html = read_file(out);
+  EXPECT_NE(html.find("<svg class=\"chart verdicts\""), std::string::npos);
+  EXPECT_NE(html.find("<table class=\"sortable\">"), std::string::npos);
+  EXPECT_EQ(html.find("https://"), std::string::npos);
+}
+
+TEST_F(ReportCommands, BatchDirectoriesCompareOpByOp) {
+  testing::write_sample_batch(dir / "batch_a", 1.0, 1);
+  testing::write_sample_batch(dir / "batch_b", 1.0, 1000);
+  Result r = caliber("compare " + (dir / "batch_a").string() + " " + (dir / "batch_b").string() +
+                     " --fail-on-slow");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  CsvTable csv(parse_csv(read_file(dir / "batch_b" / "compare.csv")));
+  EXPECT_EQ(csv.size(), 30u);  // 5 ops x 3 shapes x (baseline, candidate)
+  Result summary = caliber("summary " + (dir / "batch_a").string());
+  EXPECT_EQ(summary.exit_code, 0) << summary.output;
+  EXPECT_NE(summary.output.find("ops DISMISSED: 1"), std::string::npos) << summary.output;
+}
+
+TEST_F(ReportCommands, ReportWithComparisonHonoursTheGate) {
+  RunIdentity other = test_identity();
+  other.timer = "direct";
+  write_pair(other, 1.0);
+  EXPECT_EQ(
+      caliber("report " + a + " --compare " + b + " -o " + (dir / "r.html").string()).exit_code, 2);
+}
+
+}  // namespace
+}  // namespace caliber

@@ -1,0 +1,120 @@
+#include "core/knobs.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "core/error.h"
+
+namespace caliber {
+namespace {
+
+using ::testing::HasSubstr;
+
+EnvLookup env_of(std::map<std::string, std::string> values) {
+  return [values](const std::string& name) -> std::optional<std::string> {
+    auto it = values.find(name);
+    if (it == values.end()) return std::nullopt;
+    return it->second;
+  };
+}
+
+std::string usage_message(const FlagValues& flags, const EnvLookup& env) {
+  try {
+    resolve_knobs(flags, env);
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kUsage);
+    return e.what();
+  }
+  ADD_FAILURE() << "no error";
+  return "";
+}
+
+TEST(Knobs, DefaultsWhenNothingGiven) {
+  Knobs k = resolve_knobs({}, env_of({}));
+  EXPECT_EQ(k.level, Level::kCore);
+  EXPECT_EQ(k.timer, Timer::kAuto);
+  EXPECT_EQ(k.repeat, 1);
+  EXPECT_TRUE(k.dtypes.empty());
+  EXPECT_EQ(k.sources.at("level"), "default");
+}
+
+TEST(Knobs, HonoursThePythonHarnessEnvironmentNames) {
+  Knobs k = resolve_knobs({}, env_of({{"BENCH_LEVEL", "comprehensive"},
+                                      {"DTYPES", "float16,bfloat16"},
+                                      {"SHAPE_MODE", "builtin"},
+                                      {"OP", "mm"},
+                                      {"ZL_BACKEND", "cuda"},
+                                      {"ZL_DIRECT_REPEAT", "5"},
+                                      {"ZL_ENABLE_CUDAGRAPH", "0"},
+                                      {"ZL_ISOLATE_TUNER_CACHE", "1"},
+                                      {"USE_FLAGTUNE", "true"},
+                                      {"PARALLEL_WARMUP_GPUS", "4"},
+                                      {"REPLAY_FROM", "/tmp/earlier"}}));
+  EXPECT_EQ(k.level, Level::kComprehensive);
+  EXPECT_EQ(k.dtypes, (std::vector<DType>{DType::kFloat16, DType::kBFloat16}));
+  EXPECT_EQ(k.shape_mode, ShapeMode::kBuiltin);
+  EXPECT_EQ(k.op, "mm");
+  EXPECT_EQ(k.backend, "cuda");
+  EXPECT_EQ(k.repeat, 5);
+  EXPECT_FALSE(k.enable_graph);
+  EXPECT_TRUE(k.isolate_tuner_cache);
+  EXPECT_TRUE(k.use_flagtune);
+  EXPECT_EQ(k.parallel_warmup_gpus, 4);
+  EXPECT_EQ(k.replay_from, "/tmp/earlier");
+  EXPECT_EQ(k.sources.at("level"), "BENCH_LEVEL");
+}
+
+TEST(Knobs, FlagWinsOverEnvironment) {
+  Knobs k = resolve_knobs({{"level", "core"}}, env_of({{"BENCH_LEVEL", "comprehensive"}}));
+  EXPECT_EQ(k.level, Level::kCore);
+  EXPECT_EQ(k.sources.at("level"), "--level");
+}
+
+TEST(Knobs, BadLevelNamesKnobValueAndAccepted) {
+  std::string msg = usage_message({{"level", "full"}}, env_of({}));
+  EXPECT_THAT(msg, HasSubstr("--level"));
+  EXPECT_THAT(msg, HasSubstr("'full'"));
+  EXPECT_THAT(msg, HasSubstr("core, comprehensive"));
+}
+
+TEST(Knobs, BadLevelFromEnvironmentNamesTheVariable) {
+  std::string msg = usage_message({}, env_of({{"BENCH_LEVEL", "full"}}));
+  EXPECT_THAT(msg, HasSubstr("BENCH_LEVEL"));
+}
+
+TEST(Knobs, BadDtypeListsAcceptedDtypes) {
+  std::string msg = usage_message({{"dtypes", "float16,float17"}}, env_of({}));
+  EXPECT_THAT(msg, HasSubstr("--dtypes"));
+  EXPECT_THAT(msg, HasSubstr("'float17'"));
+  EXPECT_THAT(msg, HasSubstr("bfloat16"));
+}
+
+TEST(Knobs, NegativeOrZeroRepeatRejected) {
+  EXPECT_THAT(usage_message({{"repeat", "-1"}}, env_of({})), HasSubstr("an integer >= 1"));
+  EXPECT_THAT(usage_message({}, env_of({{"ZL_DIRECT_REPEAT", "0"}})),
+              HasSubstr("ZL_DIRECT_REPEAT"));
+  EXPECT_THAT(usage_message({{"repeat", "3x"}}, env_of({})), HasSubstr("'3x'"));
+}
+
+TEST(Knobs, BadTimerCachePolicyTunerRejected) {
+  EXPECT_THAT(usage_message({{"timer", "cupti"}}, env_of({})), HasSubstr("graph, direct"));
+  EXPECT_THAT(usage_message({{"cache", "warm"}}, env_of({})), HasSubstr("hot, cold"));
+  EXPECT_THAT(usage_message({{"policy", "smart"}}, env_of({})), HasSubstr("fixed, adaptive"));
+  EXPECT_THAT(usage_message({{"tuner", "on"}}, env_of({})), HasSubstr("off, record, replay"));
+  EXPECT_THAT(usage_message({}, env_of({{"ZL_ENABLE_CUDAGRAPH", "maybe"}})),
+              HasSubstr("ZL_ENABLE_CUDAGRAPH"));
+}
+
+TEST(Knobs, QuantilesMustLieInUnitInterval) {
+  Knobs k = resolve_knobs({{"quantiles", "0.2,0.5,0.8"}}, env_of({}));
+  EXPECT_EQ(k.quantiles, (std::vector<double>{0.2, 0.5, 0.8}));
+  EXPECT_THAT(usage_message({{"quantiles", "0.5,1.5"}}, env_of({})), HasSubstr("[0, 1]"));
+}
+
+TEST(Knobs, DtypeAliasesAndTorchNamesAccepted) {
+  Knobs k = resolve_knobs({{"dtypes", "torch.float16, bf16,FP32"}}, env_of({}));
+  EXPECT_EQ(k.dtypes, (std::vector<DType>{DType::kFloat16, DType::kBFloat16, DType::kFloat32}));
+}
+
+}  // namespace
+}  // namespace caliber

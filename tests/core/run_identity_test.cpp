@@ -1,0 +1,62 @@
+#include "core/run_identity.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+namespace caliber {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::IsEmpty;
+
+RunIdentity sample() {
+  RunIdentity id;
+  id.backend = "cuda";
+  id.device_model = "NVIDIA H200";
+  id.timer = "graph";
+  id.cache = "hot";
+  id.level = "core";
+  id.tuner_mode = "off";
+  id.dtypes = {"float16"};
+  id.shape_set = "abc123";
+  id.host = "a";
+  id.start_time = "2026-11-29T00:00:00Z";
+  return id;
+}
+
+TEST(RunIdentity, RoundTripsThroughJsonFile) {
+  auto path = std::filesystem::temp_directory_path() / "caliber_identity_test.json";
+  RunIdentity id = sample();
+  write_identity(path.string(), id);
+  RunIdentity back = read_identity(path.string());
+  EXPECT_THAT(identity_differences(id, back), IsEmpty());
+  std::filesystem::remove(path);
+}
+
+TEST(RunIdentity, ListsNumberChangingFieldsThatDiffer) {
+  RunIdentity a = sample();
+  RunIdentity b = sample();
+  b.timer = "direct";
+  b.level = "comprehensive";
+  b.host = "b";  // does not change a number
+  EXPECT_THAT(identity_differences(a, b, number_changing_fields()), ElementsAre("timer", "level"));
+}
+
+TEST(RunIdentity, AllFieldsDiffIncludesHostAndTimes) {
+  RunIdentity a = sample();
+  RunIdentity b = sample();
+  b.host = "b";
+  EXPECT_THAT(identity_differences(a, b), ElementsAre("host"));
+}
+
+TEST(RunIdentity, DtypeListOrderMatters) {
+  RunIdentity a = sample();
+  RunIdentity b = sample();
+  b.dtypes = {"float16", "bfloat16"};
+  EXPECT_THAT(identity_differences(a, b, number_changing_fields()), ElementsAre("dtypes"));
+}
+
+}  // namespace
+}  // namespace caliber

@@ -1,0 +1,199 @@
+#pragma once
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "backend/failure_classifier.h"
+#include "backend/timer_plan.h"
+#include "timing/device_api.h"
+#include "timing/measure_options.h"
+
+namespace caliber::testing {
+
+// A scripted device. Each call "takes" the next duration of `call_ms` (cycled) on a fake clock
+// that only moves when the fake does work, and everything the timers ask of it is written to
+// `log` so tests can check order: "flush", "begin"/"end" around a timed region, "call",
+// "capture"/"replay", "rng_guard"/"rng_restore", "healthy".
+class FakeDeviceApi : public DeviceApi {
+ public:
+  std::vector<double> call_ms = {1.0};
+  double host_overhead_ms = 0.001;  // wall time each call costs besides its device time
+  std::vector<std::string> log;
+
+  // Scripted failures.
+  std::optional<DeviceError> capture_error;  // thrown by capture() after the calls ran
+  std::optional<std::string> replay_error;   // thrown by every replay
+  bool healthy_after_failure = true;
+  bool batch_deadlocks = false;
+  bool has_generators = true;
+  std::optional<int> max_clock_mhz;
+  std::vector<int> clock_mhz;  // successive sm_clock_mhz() readings, the last one repeated
+
+  // What happened.
+  int calls = 0;
+  int captures = 0;
+  int last_calls_per_graph = 0;
+  int last_calls_per_batch = 0;
+  int kernel_timings = 0;
+  int rng_guards_taken = 0;
+  bool rng_guard_held = false;
+  bool rng_guard_held_during_capture = false;
+  double timeout_seen_s = 0;
+
+  std::string name() const override { return "fake"; }
+  void synchronize() override {}
+  double host_now_ms() const override { return now_ms_; }
+
+  std::vector<double> time_each(const Call& call, int n, const Call& before_each) override {
+    std::vector<double> out;
+    for (int i = 0; i < n; ++i) {
+      if (before_each) before_each();
+      log.push_back("begin");
+      out.push_back(run(call));
+      log.push_back("end");
+    }
+    return out;
+  }
+
+  std::vector<double> time_host(const Call& call, int n, const Call& before_each) override {
+    return time_each(call, n, before_each);
+  }
+
+  std::vector<double> kernel_time_each(const Call& call, int n, const Call& before_each) override {
+    ++kernel_timings;
+    return time_each(call, n, before_each);
+  }
+
+  std::unique_ptr<CapturedGraph> capture(const Call& call, int calls_per_graph) override {
+    ++captures;
+    last_calls_per_graph = calls_per_graph;
+    rng_guard_held_during_capture = rng_guard_held;
+    log.push_back("capture");
+    for (int i = 0; i < calls_per_graph; ++i) call();
+    if (capture_error) throw *capture_error;
+    return std::make_unique<Graph>(*this, calls_per_graph);
+  }
+
+  BatchOutcome time_batch(const Call& call, int n, double timeout_s, const Call& before) override {
+    last_calls_per_batch = n;
+    timeout_seen_s = timeout_s;
+    if (before) before();
+    if (batch_deadlocks) {
+      now_ms_ += timeout_s * 1e3;
+      return {.deadlocked = true, .total_ms = 0};
+    }
+    log.push_back("begin");
+    double total = 0;
+    for (int i = 0; i < n; ++i) total += run(call);
+    log.push_back("end");
+    return {.deadlocked = false, .total_ms = total};
+  }
+
+  void flush_cache() override {
+    log.push_back("flush");
+    now_ms_ += 0.01;
+  }
+
+  std::optional<int> sm_clock_mhz() override {
+    if (clock_mhz.empty()) return std::nullopt;
+    int value = clock_mhz[std::min(clock_reads_, clock_mhz.size() - 1)];
+    ++clock_reads_;
+    return value;
+  }
+  std::optional<int> max_sm_clock_mhz() override { return max_clock_mhz; }
+
+  std::unique_ptr<ScopedRngGuard> rng_guard() override {
+    if (!has_generators) return nullptr;
+    ++rng_guards_taken;
+    return std::make_unique<RngGuard>(*this);
+  }
+
+  bool healthy() override {
+    log.push_back("healthy");
+    return healthy_after_failure;
+  }
+
+  // The durations each call would take, in order, without advancing anything.
+  double next_call_ms() const { return call_ms[next_ % call_ms.size()]; }
+
+ private:
+  class Graph : public CapturedGraph {
+   public:
+    Graph(FakeDeviceApi& device, int calls) : device_(device), calls_(calls) {}
+    double replay_ms() override {
+      device_.log.push_back("begin");
+      device_.log.push_back("replay");
+      if (device_.replay_error) throw DeviceError("replay", *device_.replay_error);
+      double total = 0;
+      for (int i = 0; i < calls_; ++i) total += device_.advance();
+      device_.log.push_back("end");
+      return total;
+    }
+
+   private:
+    FakeDeviceApi& device_;
+    int calls_;
+  };
+
+  class RngGuard : public ScopedRngGuard {
+   public:
+    explicit RngGuard(FakeDeviceApi& device) : device_(device) {
+      device_.rng_guard_held = true;
+      device_.log.push_back("rng_guard");
+    }
+    ~RngGuard() override {
+      device_.rng_guard_held = false;
+      device_.log.push_back("rng_restore");
+    }
+
+   private:
+    FakeDeviceApi& device_;
+  };
+
+  double advance() {
+    double ms = call_ms[next_++ % call_ms.size()];
+    now_ms_ += ms + host_overhead_ms;
+    return ms;
+  }
+
+  double run(const Call& call) {
+    call();
+    return advance();
+  }
+
+  size_t next_ = 0;
+  size_t clock_reads_ = 0;
+  double now_ms_ = 0;
+};
+
+// The classifier wording tests use: one phrase per verdict.
+inline FailureClassifier test_classifier() {
+  return FailureClassifier({{"illegal memory access", Verdict::kFatal},
+                            {"capture unjoined", Verdict::kPoisoned},
+                            {"not permitted when stream is capturing", Verdict::kRefused}});
+}
+
+// Options that keep fake measurements short and deterministic.
+inline MeasureOptions test_options() {
+  MeasureOptions options;
+  options.op = "mm";
+  options.classifier = test_classifier();
+  options.sampling.warmup_ms = 5;
+  options.sampling.rep_ms = 20;
+  options.graph.warmup_ms = 5;
+  return options;
+}
+
+inline TimerPlan plan_for(Timer primary) {
+  TimerPlan plan;
+  plan.primary = primary;
+  if (primary == Timer::kGraph || primary == Timer::kBatch) plan.fallback = Timer::kDirect;
+  plan.l2_flush = true;
+  plan.rng_guard = true;
+  return plan;
+}
+
+}  // namespace caliber::testing

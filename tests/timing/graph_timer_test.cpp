@@ -1,0 +1,170 @@
+#include "timing/graph_timer.h"
+
+#include <gtest/gtest.h>
+
+#include "fake_device_api.h"
+#include "timing/failure_verdicts.h"
+#include "timing/measure.h"
+
+namespace caliber {
+namespace {
+
+using testing::FakeDeviceApi;
+using testing::plan_for;
+using testing::test_options;
+
+bool logged(const FakeDeviceApi& api, const std::string& entry) {
+  return std::find(api.log.begin(), api.log.end(), entry) != api.log.end();
+}
+
+TEST(GraphTimer, SampleIsOneReplayDividedByCallsPerGraph) {
+  FakeDeviceApi api;
+  api.call_ms = {0.01};  // 2 ms replay target -> 200 calls per graph
+  Measurement m = measure(api, plan_for(Timer::kGraph), test_options(), [] {});
+  EXPECT_EQ(m.timer_used, Timer::kGraph);
+  EXPECT_EQ(api.last_calls_per_graph, 200);
+  EXPECT_EQ(m.calls_per_sample, 200);
+  EXPECT_NEAR(m.latency_ms, 0.01, 1e-12);
+  EXPECT_TRUE(m.markers.empty());
+}
+
+TEST(GraphTimer, WarmsUpBeforeCapture) {
+  FakeDeviceApi api;
+  measure(api, plan_for(Timer::kGraph), test_options(), [] {});
+  auto capture = std::find(api.log.begin(), api.log.end(), "capture");
+  ASSERT_NE(capture, api.log.end());
+  EXPECT_GE(std::count(api.log.begin(), capture, "begin"), 3);  // warmup calls, timed
+}
+
+TEST(GraphTimer, FallsBackToDirectWhenCaptureRefused) {
+  FakeDeviceApi api;
+  api.capture_error = DeviceError("capture", "operation not permitted when stream is capturing");
+  MeasureOptions options = test_options();
+  options.repeat = 2;
+  Measurement m = measure(api, plan_for(Timer::kGraph), options, [] {});
+  EXPECT_EQ(m.timer_used, Timer::kDirect);
+  EXPECT_EQ(m.repeat, 2);
+  ASSERT_FALSE(m.markers.empty());
+  EXPECT_EQ(m.markers.front(), "fallback[phase=capture,repeat=2]");
+}
+
+TEST(GraphTimer, FallbackMarkerNamesWarmupPhaseFromTheDevice) {
+  FakeDeviceApi api;
+  api.capture_error = DeviceError("warmup", "operation not permitted when stream is capturing");
+  Measurement m = measure(api, plan_for(Timer::kGraph), test_options(), [] {});
+  EXPECT_EQ(m.markers.front(), "fallback[phase=warmup,repeat=1]");
+}
+
+TEST(GraphTimer, FallsBackWithReplayPhaseWhenReplayRefused) {
+  FakeDeviceApi api;
+  api.replay_error = "operation not permitted when stream is capturing";
+  Measurement m = measure(api, plan_for(Timer::kGraph), test_options(), [] {});
+  EXPECT_EQ(m.timer_used, Timer::kDirect);
+  EXPECT_EQ(m.markers.front(), "fallback[phase=replay,repeat=1]");
+}
+
+TEST(GraphTimer, FatalVerdictThrowsDeviceFatalNeverALatency) {
+  FakeDeviceApi api;
+  api.capture_error =
+      DeviceError("capture", "CUDA error: an illegal memory access was encountered");
+  try {
+    measure(api, plan_for(Timer::kGraph), test_options(), [] {});
+    FAIL() << "a fatal verdict must not produce a measurement";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kDeviceFatal);
+    EXPECT_NE(std::string(e.what()).find("capture"), std::string::npos);
+  }
+}
+
+TEST(GraphTimer, PoisonedVerdictStopsTheOpWithCapturePoisoned) {
+  FakeDeviceApi api;
+  api.capture_error = DeviceError("capture", "capture unjoined");
+  try {
+    measure(api, plan_for(Timer::kGraph), test_options(), [] {});
+    FAIL() << "a poisoned capture must stop the op";
+  } catch (const CapturePoisonedError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kOpFailure);
+    EXPECT_EQ(std::string(e.what()).rfind("CAPTURE_POISONED mm", 0), 0u);
+  }
+}
+
+TEST(GraphTimer, RefusalThatLeavesDeviceUnhealthyIsPoisoned) {
+  FakeDeviceApi api;
+  api.capture_error = DeviceError("capture", "operation not permitted when stream is capturing");
+  api.healthy_after_failure = false;
+  EXPECT_THROW(measure(api, plan_for(Timer::kGraph), test_options(), [] {}), CapturePoisonedError);
+  EXPECT_TRUE(logged(api, "healthy"));
+}
+
+TEST(GraphTimer, UnknownCaptureFailureIsAnOpFailure) {
+  FakeDeviceApi api;
+  api.capture_error = DeviceError("capture", "something nobody has seen");
+  try {
+    measure(api, plan_for(Timer::kGraph), test_options(), [] {});
+    FAIL() << "expected an op failure";
+  } catch (const CapturePoisonedError&) {
+    FAIL() << "a healthy device is not poisoned";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kOpFailure);
+  }
+}
+
+TEST(GraphTimer, DenyListSkipsTheCaptureAttemptWithMarker) {
+  FakeDeviceApi api;
+  MeasureOptions options = test_options();
+  options.capture_denied = true;
+  Measurement m = measure(api, plan_for(Timer::kGraph), options, [] {});
+  EXPECT_EQ(api.captures, 0);
+  EXPECT_EQ(m.timer_used, Timer::kDirect);
+  EXPECT_EQ(m.markers.front(), "fallback[phase=denied,repeat=1]");
+}
+
+TEST(GraphTimer, CapturesUnderRngGuardAndRestoresIt) {
+  FakeDeviceApi api;
+  measure(api, plan_for(Timer::kGraph), test_options(), [] {});
+  EXPECT_EQ(api.rng_guards_taken, 1);
+  EXPECT_TRUE(api.rng_guard_held_during_capture);
+  EXPECT_FALSE(api.rng_guard_held);
+}
+
+TEST(GraphTimer, RestoresRngGuardWhenCaptureFails) {
+  FakeDeviceApi api;
+  api.capture_error = DeviceError("capture", "operation not permitted when stream is capturing");
+  measure(api, plan_for(Timer::kGraph), test_options(), [] {});
+  EXPECT_TRUE(api.rng_guard_held_during_capture);
+  EXPECT_FALSE(api.rng_guard_held);
+  // Restored before the health probe and the fallback ran.
+  auto restore = std::find(api.log.begin(), api.log.end(), "rng_restore");
+  auto probe = std::find(api.log.begin(), api.log.end(), "healthy");
+  EXPECT_LT(restore, probe);
+}
+
+TEST(GraphTimer, SkipsRngGuardWhenBackendHasNoGenerators) {
+  FakeDeviceApi api;
+  TimerPlan plan = plan_for(Timer::kGraph);
+  plan.rng_guard = false;
+  Measurement m = measure(api, plan, test_options(), [] {});
+  EXPECT_EQ(m.timer_used, Timer::kGraph);
+  EXPECT_EQ(api.rng_guards_taken, 0);
+  EXPECT_FALSE(api.rng_guard_held_during_capture);
+}
+
+TEST(GraphTimer, ColdCacheCapturesOneCallAndFlushesBeforeEachReplay) {
+  FakeDeviceApi api;
+  MeasureOptions options = test_options();
+  options.cache = CacheState::kCold;
+  api.call_ms = {0.01};
+  Measurement m = measure(api, plan_for(Timer::kGraph), options, [] {});
+  EXPECT_EQ(api.last_calls_per_graph, 1);
+  int replays = 0;
+  for (size_t i = 0; i < api.log.size(); ++i) {
+    if (api.log[i] != "replay") continue;
+    ++replays;
+    ASSERT_GE(i, 2u);
+    EXPECT_EQ(api.log[i - 2], "flush");  // flush, begin, replay
+  }
+  EXPECT_EQ(replays, static_cast<int>(m.samples_ms.size()) + 1);  // + the first replay
+}
+
+}  // namespace
+}  // namespace caliber

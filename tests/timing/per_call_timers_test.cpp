@@ -1,0 +1,143 @@
+#include "timing/per_call_timers.h"
+
+#include <gtest/gtest.h>
+
+#include "fake_device_api.h"
+#include "timing/measure.h"
+
+namespace caliber {
+namespace {
+
+using testing::FakeDeviceApi;
+using testing::plan_for;
+using testing::test_options;
+
+// True when every timed region is immediately preceded by a flush and no flush happens inside
+// one: the cold caliber flushes outside the timed region, before every sample.
+bool flushed_before_every_sample(const std::vector<std::string>& log) {
+  bool inside = false;
+  int regions = 0;
+  for (size_t i = 0; i < log.size(); ++i) {
+    if (log[i] == "begin") {
+      if (i == 0 || log[i - 1] != "flush") return false;
+      inside = true;
+      ++regions;
+    } else if (log[i] == "end") {
+      inside = false;
+    } else if (log[i] == "flush" && inside) {
+      return false;
+    }
+  }
+  return regions > 0;
+}
+
+TEST(DirectTimer, RepeatTakesMedianOfPerRepeatMedians) {
+  FakeDeviceApi api;
+  MeasureOptions options = test_options();
+  options.repeat = 3;
+  // Fixed policy: 20 ms of 1 ms calls per repeat.
+  Measurement m = measure(api, plan_for(Timer::kDirect), options, [] {});
+  EXPECT_EQ(m.timer_used, Timer::kDirect);
+  EXPECT_EQ(m.repeat, 3);
+  EXPECT_EQ(m.repeat_medians_ms.size(), 3u);
+  EXPECT_DOUBLE_EQ(m.latency_ms, 1.0);
+  EXPECT_EQ(m.samples_ms.size(), 60u);
+}
+
+TEST(DirectTimer, RepeatMedianIgnoresOneSlowRepeat) {
+  FakeDeviceApi api;
+  MeasureOptions options = test_options();
+  options.repeat = 3;
+  options.sampling.warmup_ms = 0;  // warmup: exactly 3 calls (1 + 2)
+  options.sampling.rep_ms = 4;     // 4 samples of 1 ms per repeat
+  // warmup 3 calls, repeat 1: 1 ms, repeat 2: 9 ms, repeat 3: 2 ms.
+  api.call_ms = {1, 1, 1, 1, 1, 1, 1, 9, 9, 9, 9, 2, 2, 2, 2};
+  Measurement m = measure(api, plan_for(Timer::kDirect), options, [] {});
+  EXPECT_EQ(m.repeat_medians_ms, (std::vector<double>{1, 9, 2}));
+  EXPECT_DOUBLE_EQ(m.latency_ms, 2);
+}
+
+TEST(DirectTimer, QuantilesSkipRepeatWithMarker) {
+  FakeDeviceApi api;
+  MeasureOptions options = test_options();
+  options.repeat = 3;
+  options.quantiles = {0.5};
+  Measurement m = measure(api, plan_for(Timer::kDirect), options, [] {});
+  EXPECT_EQ(m.repeat, 1);
+  EXPECT_EQ(m.markers, (std::vector<std::string>{"repeat_skipped[repeat=3,reason=quantiles]"}));
+  ASSERT_EQ(m.quantiles_ms.size(), 1u);
+}
+
+TEST(DirectTimer, WarmupRecordsCallsAndExcludesFirstCallFromEstimate) {
+  FakeDeviceApi api;
+  MeasureOptions options = test_options();
+  options.sampling.warmup_ms = 0;
+  options.sampling.rep_ms = 10;
+  // A 500 ms first call (JIT) must not size the sampling: 1 ms calls give 10 samples.
+  api.call_ms = {500, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+  Measurement m = measure(api, plan_for(Timer::kDirect), options, [] {});
+  EXPECT_EQ(m.warmup_calls, 3);
+  EXPECT_GE(m.warmup_ms, 500);
+  EXPECT_EQ(m.samples_ms.size(), 10u);
+}
+
+TEST(DirectTimer, ColdCacheFlushesOutsideTheTimedRegionBeforeEverySample) {
+  FakeDeviceApi api;
+  MeasureOptions options = test_options();
+  options.cache = CacheState::kCold;
+  Measurement m = measure(api, plan_for(Timer::kDirect), options, [] {});
+  EXPECT_EQ(m.cache, CacheState::kCold);
+  EXPECT_TRUE(flushed_before_every_sample(api.log));
+}
+
+TEST(DirectTimer, HotCacheNeverFlushes) {
+  FakeDeviceApi api;
+  measure(api, plan_for(Timer::kDirect), test_options(), [] {});
+  EXPECT_EQ(std::count(api.log.begin(), api.log.end(), "flush"), 0);
+}
+
+TEST(DirectTimer, OpExceptionBecomesOpFailureNamingTheOp) {
+  FakeDeviceApi api;
+  Call failing = [] { throw std::runtime_error("shape mismatch"); };
+  try {
+    measure(api, plan_for(Timer::kDirect), test_options(), failing);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kOpFailure);
+    EXPECT_NE(std::string(e.what()).find("mm"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("shape mismatch"), std::string::npos);
+  }
+}
+
+TEST(DirectTimer, FatalWordingBecomesDeviceFatal) {
+  FakeDeviceApi api;
+  Call failing = [] { throw std::runtime_error("CUDA error: an illegal memory access"); };
+  try {
+    measure(api, plan_for(Timer::kDirect), test_options(), failing);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kDeviceFatal);
+  }
+}
+
+TEST(KernelTimer, UsesActivityTracingAndIgnoresRepeat) {
+  FakeDeviceApi api;
+  MeasureOptions options = test_options();
+  options.repeat = 3;
+  Measurement m = measure(api, plan_for(Timer::kKernel), options, [] {});
+  EXPECT_EQ(m.timer_used, Timer::kKernel);
+  EXPECT_GT(api.kernel_timings, 0);
+  EXPECT_EQ(m.repeat, 1);
+}
+
+TEST(HostTimer, MeasuresWithHostTimerAndHonoursRepeat) {
+  FakeDeviceApi api;
+  MeasureOptions options = test_options();
+  options.repeat = 2;
+  Measurement m = measure(api, plan_for(Timer::kHost), options, [] {});
+  EXPECT_EQ(m.timer_used, Timer::kHost);
+  EXPECT_EQ(m.repeat, 2);
+}
+
+}  // namespace
+}  // namespace caliber
