@@ -16,6 +16,7 @@ int run_cli(int argc, char** argv) {
   app.require_subcommand(1);
   CommandAction action;
   add_devices_command(app, action);
+  add_ops_command(app, action);
   add_summary_command(app, action);
   add_compare_command(app, action);
   add_report_command(app, action);

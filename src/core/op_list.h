@@ -1,0 +1,36 @@
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace caliber {
+
+// One entry of an op list kept as data (ops/dismiss.yaml, ops/capture_deny.yaml). Every entry
+// says why it is there and where that was seen, so a list never outlives its reasons silently.
+struct OpListEntry {
+  std::string op;
+  std::string reason;
+  std::string verified_on;          // "device/date", e.g. "NVIDIA H200/2026-11-29"
+  std::string backend;              // empty: every backend
+  std::vector<std::string> dtypes;  // empty: every dtype
+  int line = 0;
+};
+
+class OpList {
+ public:
+  // A YAML list of {op, reason, verified_on, [backend], [dtypes]}. An empty file is an empty
+  // list; an entry without op or reason is a usage error naming the file, line and entry.
+  static OpList load(const std::filesystem::path& path);
+  static OpList parse(const std::string& text, const std::string& name);
+
+  // The entry that covers `op` on `backend` for `dtype` ("" matches dtype-wide entries only).
+  const OpListEntry* find(const std::string& op, const std::string& backend,
+                          const std::string& dtype = "") const;
+  const std::vector<OpListEntry>& entries() const { return entries_; }
+
+ private:
+  std::vector<OpListEntry> entries_;
+};
+
+}  // namespace caliber

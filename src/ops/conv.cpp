@@ -1,0 +1,149 @@
+// Convolution, pooling and resampling: FlagGems' Conv*Benchmark tuples and UpsampleBenchmark
+// (N, C, H, W).
+#include <ATen/core/Tensor.h>
+#include <ATen/ops/adaptive_avg_pool2d.h>
+#include <ATen/ops/avg_pool2d.h>
+#include <ATen/ops/conv1d.h>
+#include <ATen/ops/conv2d.h>
+#include <ATen/ops/conv3d.h>
+#include <ATen/ops/conv_transpose2d.h>
+#include <ATen/ops/max_pool2d.h>
+#include <ATen/ops/upsample_bilinear2d.h>
+#include <ATen/ops/upsample_nearest2d.h>
+
+#include "ops/builders.h"
+#include "ops/families.h"
+
+namespace caliber {
+namespace {
+
+// Direct convolution FLOPs: 2 * output elements * (C_in / groups) * kernel volume.
+double conv_flops(const Args& a, const at::Tensor& out) {
+  const at::Tensor& w = a.t[1];
+  double per_output = 1;
+  for (int64_t d = 1; d < w.dim(); ++d) per_output *= w.size(d);
+  return 2.0 * static_cast<double>(out.numel()) * per_output;
+}
+
+// Conv1DBenchmark: N, C, L, C_out, K, stride, padding, groups.
+void conv1d_inputs(const BuildContext& c, Args& a) {
+  auto d = c.dims();
+  a.t = {ops::random(c, {d[0], d[1], d[2]}), ops::random(c, {d[3], d[1] / d[7], d[4]})};
+  a.i = {d[5], d[6], d[7]};
+}
+
+// Conv2DBenchmark: N, C_in, H, W, C_out, K_h, K_w, stride, padding, groups.
+void conv2d_inputs(const BuildContext& c, Args& a) {
+  auto d = c.dims();
+  a.t = {ops::random(c, {d[0], d[1], d[2], d[3]}), ops::random(c, {d[4], d[1] / d[9], d[5], d[6]})};
+  a.i = {d[7], d[8], d[9]};
+}
+
+// conv_transpose2d: the same tuple; the weight is [C_in, C_out / groups, K_h, K_w].
+void conv_transpose2d_inputs(const BuildContext& c, Args& a) {
+  auto d = c.dims();
+  a.t = {ops::random(c, {d[0], d[1], d[2], d[3]}), ops::random(c, {d[1], d[4] / d[9], d[5], d[6]})};
+  a.i = {d[7], d[8], d[9]};
+}
+
+// Conv3DBenchmark: N, C_in, D, H, W, C_out, K_d, K_h, K_w, stride, padding, groups.
+void conv3d_inputs(const BuildContext& c, Args& a) {
+  auto d = c.dims();
+  a.t = {ops::random(c, {d[0], d[1], d[2], d[3], d[4]}),
+         ops::random(c, {d[5], d[1] / d[11], d[6], d[7], d[8]})};
+  a.i = {d[9], d[10], d[11]};
+}
+
+OpDef conv(const char* name, const char* key, const char* desc, BuildFn inputs, CallFn call) {
+  return OpDef(name)
+      .family(Family::kConv)
+      .shape_key(key)
+      .shape_desc(desc)
+      .inputs(std::move(inputs))
+      .call(std::move(call))
+      .flops(conv_flops)
+      .tolerance(3);
+}
+
+OpDef image(const char* name, CallFn call) {
+  return OpDef(name)
+      .family(Family::kConv)
+      .shape_key("UpsampleBenchmark")
+      .shape_desc("N, C, H, W")
+      .builtin_shapes({{1, 3, 512, 512}, {8, 16, 128, 128}, {2, 3, 1024, 1024}})
+      .inputs(ops::tensors(1))
+      .call(std::move(call))
+      .flops(ops::output_numel)
+      .tolerance(2);
+}
+
+const char* kConv2dDesc = "N, C_in, H, W, C_out, K_h, K_w, stride, padding, groups";
+
+}  // namespace
+
+std::vector<OpDef> conv_ops() {
+  using A = Args;
+  auto conv2d = [](A& a) { return at::conv2d(a.t[0], a.t[1], {}, a.i[0], a.i[1], 1, a.i[2]); };
+  std::vector<OpDef> ops = {
+      conv("conv1d", "Conv1DBenchmark", "N, C, L, Co, K, stride, padding, groups", conv1d_inputs,
+           [](A& a) { return at::conv1d(a.t[0], a.t[1], {}, a.i[0], a.i[1], 1, a.i[2]); })
+          .builtin_shapes({{32, 64, 256, 64, 3, 1, 1, 1}, {64, 32, 512, 32, 5, 2, 2, 1}})
+          .aten({"aten::convolution", "aten::_convolution"}),
+      conv("conv2d", "Conv2DBenchmark", kConv2dDesc, conv2d_inputs, conv2d)
+          .builtin_shapes(
+              {{32, 64, 128, 128, 32, 3, 3, 1, 1, 1}, {16, 32, 24, 24, 24, 3, 3, 1, 1, 2}})
+          .aten({"aten::convolution", "aten::_convolution"}),
+      conv("conv2d_backward", "Conv2DBenchmark", kConv2dDesc, conv2d_inputs, conv2d)
+          .builtin_shapes(
+              {{32, 64, 128, 128, 32, 3, 3, 1, 1, 1}, {16, 32, 24, 24, 24, 3, 3, 1, 1, 2}})
+          .backward()
+          .aten({"aten::convolution_backward"}),
+      conv("conv_transpose2d", "conv_transpose2d", kConv2dDesc, conv_transpose2d_inputs,
+           [](A& a) { return at::conv_transpose2d(a.t[0], a.t[1], {}, a.i[0], a.i[1], 0, a.i[2]); })
+          .builtin_shapes(
+              {{1, 64, 128, 128, 64, 3, 3, 1, 1, 1}, {4, 32, 32, 32, 32, 3, 3, 2, 1, 1}})
+          .aten({"aten::convolution", "aten::_convolution"}),
+      conv("conv3d", "Conv3DBenchmark",
+           "N, C_in, D, H, W, C_out, K_d, K_h, K_w, stride, padding, groups", conv3d_inputs,
+           [](A& a) { return at::conv3d(a.t[0], a.t[1], {}, a.i[0], a.i[1], 1, a.i[2]); })
+          .builtin_shapes({{16, 32, 24, 24, 24, 24, 3, 3, 3, 1, 1, 2}})
+          .aten({"aten::convolution", "aten::_convolution"}),
+      image("max_pool2d",
+            [](A& a) {
+              return at::max_pool2d(a.t[0], {3, 3}, {2, 2}, {1, 1});
+            })
+          .aten({"aten::max_pool2d_with_indices", "aten::max_pool2d"}),
+      image("max_pool2d_backward",
+            [](A& a) {
+              return at::max_pool2d(a.t[0], {3, 3}, {2, 2}, {1, 1});
+            })
+          .backward()
+          .aten({"aten::max_pool2d_with_indices_backward"}),
+      image("avg_pool2d",
+            [](A& a) {
+              return at::avg_pool2d(a.t[0], {3, 3}, {2, 2}, {1, 1});
+            }),
+      image("avg_pool2d_backward",
+            [](A& a) {
+              return at::avg_pool2d(a.t[0], {3, 3}, {2, 2}, {1, 1});
+            })
+          .backward(),
+      image("adaptive_avg_pool2d",
+            [](A& a) {
+              return at::adaptive_avg_pool2d(a.t[0], {7, 7});
+            })
+          .aten({"aten::_adaptive_avg_pool2d", "aten::adaptive_avg_pool2d"}),
+      image("upsample_nearest2d",
+            [](A& a) {
+              return at::upsample_nearest2d(a.t[0], {a.t[0].size(2) * 2, a.t[0].size(3) * 2});
+            }),
+      image("upsample_bilinear2d",
+            [](A& a) {
+              return at::upsample_bilinear2d(a.t[0], {a.t[0].size(2) * 2, a.t[0].size(3) * 2},
+                                             /*align_corners=*/false);
+            }),
+  };
+  return ops;
+}
+
+}  // namespace caliber

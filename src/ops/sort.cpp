@@ -1,0 +1,103 @@
+// Sort, top-k and search: FlagGems' SortBenchmark/TopKBenchmark rows (M, N), along the last dim.
+#include <ATen/core/Tensor.h>
+#include <ATen/ops/_unique2.h>
+#include <ATen/ops/argsort.h>
+#include <ATen/ops/bucketize.h>
+#include <ATen/ops/isin.h>
+#include <ATen/ops/kthvalue.h>
+#include <ATen/ops/searchsorted.h>
+#include <ATen/ops/sort.h>
+#include <ATen/ops/topk.h>
+#include <ATen/ops/unique_consecutive.h>
+
+#include "ops/builders.h"
+#include "ops/families.h"
+
+namespace caliber {
+namespace {
+
+OpDef sorting(const char* name, BuildFn inputs, CallFn call) {
+  return OpDef(name)
+      .family(Family::kSort)
+      .shape_keys({"SortBenchmark", "GenericBenchmark2DOnly", "GenericBenchmark"})
+      .shape_desc("M, N")
+      .builtin_shapes({{64, 64}, {256, 256}, {1024, 1024}, {4096, 4096}, {1024, 65536}})
+      .more_shapes(ops::generic_more_shapes_2d())
+      .inputs(std::move(inputs))
+      .call(std::move(call));
+}
+
+// x, and a sorted boundary tensor of 1024 values for searches.
+void search_inputs(const BuildContext& c, Args& a) {
+  a.t = {std::get<0>(ops::random(c, {1024}).sort()), ops::random(c, c.dims())};
+}
+
+void isin_inputs(const BuildContext& c, Args& a) {
+  auto d = c.dims();
+  a.t = {ops::random(c, d), ops::random(c, {std::max<int64_t>(d.back(), 2)})};
+}
+
+}  // namespace
+
+std::vector<OpDef> sort_ops() {
+  using A = Args;
+  const BuildFn one = ops::tensors(1);
+  std::vector<OpDef> ops = {
+      sorting("sort", one, [](A& a) { return std::get<0>(a.t[0].sort(-1)); })
+          .dtypes(ops::float_and_int()),
+      sorting("sort_stable", one,
+              [](A& a) { return std::get<0>(a.t[0].sort(/*stable=*/true, -1, false)); })
+          .aten({"aten::sort.stable"})
+          .dtypes(ops::float_and_int()),
+      sorting("sort_descending", one, [](A& a) { return std::get<0>(a.t[0].sort(-1, true)); })
+          .aten({"aten::sort"}),
+      sorting(
+          "argsort",
+          [](const BuildContext& c, Args& a) {
+            // distinct values, so that the order (the output) is unique
+            auto d = c.dims();
+            int64_t n = 1;
+            for (int64_t x : d) n *= x;
+            a.t = {ops::random_as(c, {n}, at::kFloat)
+                       .argsort(int64_t{-1}, false)
+                       .to(c.scalar_type())
+                       .reshape(d)};
+          },
+          [](A& a) { return a.t[0].argsort(int64_t{-1}, false); })
+          .aten({"aten::sort"})
+          .dtypes({DType::kFloat32, DType::kInt32}),
+      sorting("topk", one,
+              [](A& a) { return std::get<0>(a.t[0].topk(std::min<int64_t>(a.t[0].size(-1), 64))); })
+          .shape_key("TopKBenchmark"),
+      sorting("kthvalue", one,
+              [](A& a) { return std::get<0>(at::kthvalue(a.t[0], (a.t[0].size(-1) + 1) / 2)); })
+          .shape_key("KthvalueBenchmark"),
+      sorting("searchsorted", search_inputs, [](A& a) { return at::searchsorted(a.t[0], a.t[1]); })
+          .aten({"aten::searchsorted.Tensor"}),
+      sorting("bucketize", search_inputs, [](A& a) { return at::bucketize(a.t[1], a.t[0]); })
+          .aten({"aten::bucketize.Tensor"}),
+      sorting("isin", isin_inputs, [](A& a) { return at::isin(a.t[0], a.t[1]); })
+          .aten({"aten::isin.Tensor_Tensor"})
+          .dtypes(ops::float_and_int()),
+      sorting(
+          "unique",
+          [](const BuildContext& c, Args& a) {
+            a.t = {ops::random(c, c.dims(), ops::Domain::kSmallInt)};
+          },
+          [](A& a) { return std::get<0>(at::_unique2(a.t[0], true, true, true)); })
+          .aten({"aten::_unique2"})
+          .host_sync()
+          .dtypes(ops::float_and_int()),
+      sorting(
+          "unique_consecutive",
+          [](const BuildContext& c, Args& a) {
+            a.t = {std::get<0>(ops::random(c, c.dims(), ops::Domain::kSmallInt).flatten().sort())};
+          },
+          [](A& a) { return std::get<0>(at::unique_consecutive(a.t[0], true, true)); })
+          .host_sync()
+          .dtypes(ops::float_and_int()),
+  };
+  return ops;
+}
+
+}  // namespace caliber
