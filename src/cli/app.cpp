@@ -7,6 +7,7 @@
 #include "cli/command.h"
 #include "core/error.h"
 #include "core/version.h"
+#include "engine/provider/embedded_python.h"
 
 namespace caliber {
 
@@ -16,6 +17,7 @@ int run_cli(int argc, char** argv) {
   app.require_subcommand(1);
   CommandAction action;
   add_devices_command(app, action);
+  add_run_command(app, action);
   add_ops_command(app, action);
   add_summary_command(app, action);
   add_compare_command(app, action);
@@ -24,7 +26,11 @@ int run_cli(int argc, char** argv) {
   add_worker_command(app, action);
   try {
     app.parse(argc, argv);
-    return action ? action() : 0;
+    int rc = action ? action() : 0;
+    // Finalize the embedded interpreter (if a python: candidate started one) at a safe point,
+    // before static destructors of the libraries it loaded run.
+    shutdown_embedded_python();
+    return rc;
   } catch (const CLI::ParseError& e) {
     int rc = app.exit(e);
     return rc == 0 ? 0 : 2;

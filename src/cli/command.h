@@ -19,6 +19,7 @@ void add_knob_options(CLI::App* command, FlagValues& flags, const std::vector<st
 
 // One function per subcommand file; each adds its subcommand and sets `action` when chosen.
 void add_devices_command(CLI::App& app, CommandAction& action);
+void add_run_command(CLI::App& app, CommandAction& action);
 void add_ops_command(CLI::App& app, CommandAction& action);
 void add_summary_command(CLI::App& app, CommandAction& action);
 void add_compare_command(CLI::App& app, CommandAction& action);

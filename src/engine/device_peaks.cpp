@@ -49,7 +49,8 @@ DevicePeaks load_or_measure_peaks(DeviceApi& device, const std::string& torch_de
     const int64_t elements = host ? (int64_t{1} << 26) : (int64_t{1} << 28);  // 256 MiB / 1 GiB
     at::Tensor src = at::empty({elements}, options.dtype(at::kFloat)).fill_(1.0);
     at::Tensor dst = at::empty_like(src);
-    double ms = median_ms(device, [&] { dst.copy_(src); }, host ? 5 : 20);
+    double ms = median_ms(
+        device, [&] { dst.copy_(src); }, host ? 5 : 20);
     peaks.bandwidth_gbps = 2.0 * static_cast<double>(src.nbytes()) / (ms * 1e-3) / 1e9;
   }
   {
@@ -58,7 +59,8 @@ DevicePeaks load_or_measure_peaks(DeviceApi& device, const std::string& torch_de
     peaks.matrix_dtype = host ? "float32" : "bfloat16";
     at::Tensor a = at::randn({n, n}, options.dtype(dtype));
     at::Tensor b = at::randn({n, n}, options.dtype(dtype));
-    double ms = median_ms(device, [&] { at::mm(a, b); }, host ? 3 : 10);
+    double ms = median_ms(
+        device, [&] { at::mm(a, b); }, host ? 3 : 10);
     peaks.matrix_tflops = 2.0 * n * n * n / (ms * 1e-3) / 1e12;
   }
   if (!cache_file.empty()) {

@@ -22,11 +22,11 @@ T number_or(const std::string& text, T fallback) {
 
 }  // namespace
 
-std::vector<OpStatus> read_ops_status(const std::string& path) {
+std::vector<OpStatusLine> read_ops_status(const std::string& path) {
   CsvTable table(parse_csv(read_file(path)));
-  std::vector<OpStatus> out;
+  std::vector<OpStatusLine> out;
   for (size_t i = 0; i < table.size(); ++i) {
-    OpStatus s;
+    OpStatusLine s;
     s.op = table.at(i, "op");
     if (s.op.empty()) continue;
     s.status = table.at(i, "status");

@@ -7,7 +7,7 @@ namespace caliber {
 
 // One line of a batch directory's ops_status.csv: what happened to an op as a whole (it may have
 // no result rows at all: dismissed, crashed, timed out).
-struct OpStatus {
+struct OpStatusLine {
   std::string op;
   std::string status;  // OK, FAILED, DISMISSED, TIMEOUT, CRASHED, ...
   int attempts = 0;
@@ -23,6 +23,6 @@ struct OpStatus {
 };
 
 // Reads ops_status.csv by column name; missing columns read as empty.
-std::vector<OpStatus> read_ops_status(const std::string& path);
+std::vector<OpStatusLine> read_ops_status(const std::string& path);
 
 }  // namespace caliber

@@ -28,7 +28,7 @@ struct RunCollection {
   std::string root;
   std::vector<RunSource> sources;
   std::vector<CollectedRow> rows;
-  std::vector<OpStatus> op_statuses;  // a batch's ops_status.csv; empty for a single run
+  std::vector<OpStatusLine> op_statuses;  // a batch's ops_status.csv; empty for a single run
 
   // The identity of the run directory that measured `op`; nullptr when none recorded one.
   const RunIdentity* identity_for_op(const std::string& op) const;

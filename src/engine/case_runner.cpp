@@ -1,0 +1,166 @@
+#include "engine/case_runner.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <chrono>
+
+#include "core/error.h"
+#include "engine/device_memory.h"
+#include "engine/op_instance.h"
+#include "engine/provider/provider.h"
+#include "timing/failure_verdicts.h"
+#include "timing/measure.h"
+#include "timing/measurement.h"
+
+namespace caliber {
+namespace {
+
+ResultRow base_row(const OpDef& op, DType dtype, const std::string& desc,
+                   const CaseRunner::Setup& setup) {
+  ResultRow row;
+  row.op = op.name();
+  row.family = to_string(op.family());
+  row.dtype = dtype_name(dtype);
+  row.shape_desc = desc;
+  row.timer_requested = to_string(setup.plan.primary);
+  row.cache = to_string(setup.measure.cache);
+  row.policy = to_string(setup.measure.sampling.policy);
+  row.repeat = setup.measure.repeat;
+  if (op.inplace()) row.markers.push_back("inplace[graph/batch reuse output]");
+  return row;
+}
+
+void fill_rates(ResultRow& row, double bytes, double flops,
+                const std::optional<DevicePeaks>& peaks) {
+  if (row.latency_ms <= 0) return;
+  double seconds = row.latency_ms * 1e-3;
+  row.gbps = bytes / seconds / 1e9;
+  row.tflops = flops / seconds / 1e12;
+  if (peaks && peaks->bandwidth_gbps > 0 && bytes > 0) {
+    row.pct_peak_bandwidth = 100.0 * row.gbps / peaks->bandwidth_gbps;
+  }
+  if (peaks && peaks->matrix_tflops > 0 && flops > 0) {
+    row.pct_peak_flops = 100.0 * row.tflops / peaks->matrix_tflops;
+  }
+}
+
+// A fixed 100 ms policy on a microsecond op takes tens of thousands of samples; results.jsonl
+// keeps an evenly strided subset (statistics are computed before thinning, over all samples).
+constexpr size_t kMaxStoredSamples = 1000;
+
+void thin_samples(ResultRow& row, size_t keep) {
+  if (row.samples_ms.size() <= keep) return;
+  std::vector<double> kept;
+  kept.reserve(keep);
+  double stride = static_cast<double>(row.samples_ms.size()) / static_cast<double>(keep);
+  for (size_t i = 0; i < keep; ++i) kept.push_back(row.samples_ms[static_cast<size_t>(i * stride)]);
+  row.samples_ms = std::move(kept);
+  row.markers.push_back(fmt::format("samples_stored={}", keep));
+}
+
+}  // namespace
+
+CaseRunner::CaseRunner(const OpDef& op, DeviceApi& device, Setup setup)
+    : op_(op), device_(device), setup_(std::move(setup)) {}
+
+ResultRow CaseRunner::measured_row(const std::string& provider, const std::function<void()>& call,
+                                   double bytes, double flops) {
+  ResultRow row;
+  row.provider = provider;
+  reset_peak_device_memory(setup_.backend->torch_device_type, setup_.device_index);
+  Measurement m = measure(device_, setup_.plan, setup_.measure, call);
+  fill_result_row(m, row);
+  thin_samples(row, kMaxStoredSamples);
+  row.peak_memory_bytes =
+      peak_device_memory_bytes(setup_.backend->torch_device_type, setup_.device_index);
+  fill_rates(row, bytes, flops, setup_.peaks);
+  return row;
+}
+
+std::vector<ResultRow> CaseRunner::run_case(const ShapeCase& shape, DType dtype,
+                                            const std::string& desc) {
+  auto started = std::chrono::steady_clock::now();
+  ResultRow row = base_row(op_, dtype, desc, setup_);
+  row.size_detail = shape.label();
+  std::vector<ResultRow> rows;
+  auto fail = [&](ResultRow r, const std::string& provider, const std::string& error) {
+    r.provider = provider;
+    r.status = "FAILED";
+    r.error = error;
+    return r;
+  };
+  try {
+    reset_peak_device_memory(setup_.backend->torch_device_type, setup_.device_index);
+    OpInstance instance = instantiate(
+        op_, shape, dtype, {.device = setup_.torch_device, .state_dir = setup_.state_dir});
+    row.size_detail = instance.size_detail();
+    for (const auto& dims : instance.input_shapes()) {
+      row.shape.push_back(std::vector<long>(dims.begin(), dims.end()));
+    }
+    auto measure_provider = [&](const std::string& provider, bool candidate) {
+      ResultRow r = row;
+      try {
+        auto measure_once = [&] {
+          return measured_row(provider, instance.call(), instance.bytes(), instance.flops());
+        };
+        ResultRow measured =
+            candidate ? with_candidate(*setup_.candidate, measure_once) : measure_once();
+        std::vector<std::string> markers = r.markers;
+        r = measured;
+        ResultRow base = row;
+        r.op = base.op;
+        r.family = base.family;
+        r.dtype = base.dtype;
+        r.shape = base.shape;
+        r.shape_desc = base.shape_desc;
+        r.size_detail = base.size_detail;
+        r.timer_requested = base.timer_requested;
+        r.markers.insert(r.markers.begin(), markers.begin(), markers.end());
+        return r;
+      } catch (const CapturePoisonedError& e) {
+        stopped_ = true;
+        ResultRow failed = fail(r, provider, e.what());
+        failed.markers.push_back("CAPTURE_POISONED " + op_.name());
+        return failed;
+      } catch (const Error& e) {
+        if (e.kind() != ErrorKind::kOpFailure) throw;
+        return fail(r, provider, e.what());
+      }
+    };
+    rows.push_back(measure_provider("baseline", false));
+    if (setup_.candidate != nullptr && !stopped_) {
+      std::string spec = setup_.candidate->spec();
+      if (!coverage_) {
+        coverage_ = setup_.candidate->covers(op_.aten(), setup_.backend->torch_device_type);
+      }
+      if (!coverage_->baseline_intact()) {
+        rows.front().markers.push_back(
+            fmt::format("baseline_changed[{}]", fmt::join(coverage_->baseline_changed, ",")));
+      }
+      if (!coverage_->covered()) {
+        ResultRow r = row;
+        r.provider = spec;
+        r.status = "NOT_COVERED";
+        r.error = fmt::format("not covered: the candidate overrides none of {}",
+                              fmt::join(op_.aten(), ", "));
+        rows.push_back(r);
+      } else {
+        ResultRow r = measure_provider(spec, true);
+        if (r.status == "SUCCESS" && rows.front().status == "SUCCESS" && r.latency_ms > 0) {
+          r.baseline_ms = rows.front().latency_ms;
+          r.speedup = rows.front().latency_ms / r.latency_ms;
+        }
+        rows.push_back(r);
+      }
+    }
+  } catch (const Error& e) {
+    if (e.kind() != ErrorKind::kOpFailure) throw;
+    rows.push_back(fail(row, "baseline", e.what()));
+  }
+  double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  for (auto& r : rows) r.wall_s = wall;
+  return rows;
+}
+
+}  // namespace caliber

@@ -1,0 +1,56 @@
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "backend/backend_descriptor.h"
+#include "backend/timer_plan.h"
+#include "core/result_row.h"
+#include "core/shape.h"
+#include "engine/device_peaks.h"
+#include "engine/op_def.h"
+#include "engine/provider/provider.h"
+#include "timing/device_api.h"
+#include "timing/measure_options.h"
+
+namespace caliber {
+
+// Runs one op's cases on one device: builds the inputs, measures the baseline (and the
+// candidate, interleaved per shape so drift hits both), and turns each measurement into a
+// results row with its caliber. An op failure becomes a FAILED row; a device-fatal error
+// propagates (the caller stops the run); a poisoned capture stops the op.
+class CaseRunner {
+ public:
+  struct Setup {
+    const BackendDescriptor* backend = nullptr;
+    int device_index = 0;
+    std::string torch_device;  // "cuda:0", "cpu"
+    TimerPlan plan;
+    MeasureOptions measure;
+    std::optional<DevicePeaks> peaks;
+    std::string state_dir;          // for ops that keep state across attempts
+    Provider* candidate = nullptr;  // null: baseline only
+  };
+
+  CaseRunner(const OpDef& op, DeviceApi& device, Setup setup);
+
+  // All rows of one shape x dtype (baseline, then candidate when there is one).
+  std::vector<ResultRow> run_case(const ShapeCase& shape, DType dtype, const std::string& desc);
+
+  // True once a capture poisoned the context: the op's remaining cases are not attempted.
+  bool stopped() const { return stopped_; }
+
+ private:
+  ResultRow measured_row(const std::string& provider, const std::function<void()>& call,
+                         double bytes, double flops);
+
+  const OpDef& op_;
+  DeviceApi& device_;
+  Setup setup_;
+  bool stopped_ = false;
+  std::optional<Coverage> coverage_;  // asked of the dispatcher once per op
+};
+
+}  // namespace caliber
