@@ -22,10 +22,11 @@ cmake -S "$here" -B "$build" -G Ninja -DCALIBER_PYTHON="$(command -v python3)" -
 
 timed() {  # timed NAME CMD...: runs CMD, its output in work/<stage>/NAME.txt, wall time reported
   local name=$1; shift
-  local t0; t0=$(date +%s.%N)
+  local t0; t0=$(date +%s%N)
   "$@" >"$dir/$name.txt" 2>&1
   local rc=$?
-  printf '%-40s rc=%-3s wall=%6.1f s\n' "$name" "$rc" "$(echo "$(date +%s.%N) - $t0" | bc)" |
+  local ms=$((($(date +%s%N) - t0) / 1000000))
+  printf '%-40s rc=%-3s wall=%d.%03d s\n' "$name" "$rc" $((ms / 1000)) $((ms % 1000)) |
     tee -a "$dir/summary.txt"
 }
 
