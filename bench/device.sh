@@ -17,7 +17,7 @@ say "configure + build"
 cmake -S "$here" -B "$build" -G Ninja -DCALIBER_PYTHON="$(command -v python3)" -DCALIBER_CUDA=ON \
   -DCMAKE_CUDA_ARCHITECTURES=90 -DTORCH_CUDA_ARCH_LIST=9.0 -DCALIBER_BUILD_TESTS=OFF \
   >"$OUT/work/build.log" 2>&1 &&
-  ninja -C "$build" -j 16 caliber >>"$OUT/work/build.log" 2>&1 ||
+  ninja -C "$build" -j 16 -k 0 caliber >>"$OUT/work/build.log" 2>&1 ||
   { grep -E "error|Error" -A5 "$OUT/work/build.log" | head -60; exit 1; }
 
 timed() {  # timed NAME CMD...: runs CMD, its output in work/<stage>/NAME.txt, wall time reported

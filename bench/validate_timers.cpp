@@ -2,6 +2,7 @@
 // device, `--repeats` times each, and writes JSON that validate_timers_ref.py merges with
 // triton's do_bench and ncu. Inputs are built with ATen directly: this checks the timers, not
 // the op corpus.
+#include <initializer_list>
 #include <ATen/core/Tensor.h>
 #include <ATen/ops/add.h>
 #include <ATen/ops/dropout.h>

@@ -4,6 +4,7 @@
 // Each override computes the same values as ATen through another ATen operator (an override
 // must never call the operator it overrides: that would dispatch back to itself) and counts its
 // calls, which is how the tests see that the candidate's kernel ran.
+#include <initializer_list>
 #include <ATen/ops/clamp_min.h>
 #include <ATen/ops/mul.h>
 #include <ATen/ops/sub.h>

@@ -1,5 +1,6 @@
 #include "batch/attempt_outcome.h"
 
+#include <initializer_list>
 #include <fmt/format.h>
 
 #include <algorithm>

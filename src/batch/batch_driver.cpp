@@ -1,5 +1,6 @@
 #include "batch/batch_driver.h"
 
+#include <initializer_list>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 

@@ -1,5 +1,6 @@
 #include "batch/child_command.h"
 
+#include <initializer_list>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 

@@ -1,5 +1,6 @@
 #include "batch/child_process.h"
 
+#include <initializer_list>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>

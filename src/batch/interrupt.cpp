@@ -1,5 +1,6 @@
 #include "batch/interrupt.h"
 
+#include <initializer_list>
 #include <signal.h>
 
 #include <cstring>

@@ -1,5 +1,6 @@
 #include "batch/op_catalog.h"
 
+#include <initializer_list>
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"

@@ -1,5 +1,6 @@
 #include "batch/op_selection.h"
 
+#include <initializer_list>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>

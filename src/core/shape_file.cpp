@@ -1,5 +1,6 @@
 #include "core/shape_file.h"
 
+#include <initializer_list>
 #include <yaml-cpp/yaml.h>
 
 #include <charconv>

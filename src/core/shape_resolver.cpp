@@ -1,5 +1,6 @@
 #include "core/shape_resolver.h"
 
+#include <initializer_list>
 #include <algorithm>
 
 #include "core/data_paths.h"

@@ -1,5 +1,6 @@
 #include "report/svg_chart.h"
 
+#include <initializer_list>
 #include <fmt/format.h>
 
 #include <algorithm>
