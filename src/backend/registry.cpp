@@ -22,7 +22,9 @@ std::vector<Wording> cuda_wordings() {
       {"illegal memory access", Verdict::kFatal},
       {"an illegal instruction", Verdict::kFatal},
       {"misaligned address", Verdict::kFatal},
-      {"device-side assert", Verdict::kFatal},
+      // "triggered": every torch CUDA error ends with "Compile with `TORCH_USE_CUDA_DSA` to enable
+      // device-side assertions", which must not make a capture refusal fatal.
+      {"device-side assert triggered", Verdict::kFatal},
       {"unspecified launch failure", Verdict::kFatal},
       {"uncorrectable ecc error", Verdict::kFatal},
       {"hardware stop", Verdict::kFatal},
@@ -49,7 +51,7 @@ std::vector<Wording> rocm_wordings() {
       {"memory access fault", Verdict::kFatal},
       {"hipErrorIllegalAddress", Verdict::kFatal},
       {"hipErrorLaunchFailure", Verdict::kFatal},
-      {"device-side assert", Verdict::kFatal},
+      {"device-side assert triggered", Verdict::kFatal},
       {"hipErrorStreamCaptureUnjoined", Verdict::kPoisoned},
       {"operation not permitted when stream is capturing", Verdict::kRefused},
       {"hipErrorStreamCaptureUnsupported", Verdict::kRefused},

@@ -275,7 +275,7 @@ int run_planned(RunPlan& p, const std::string& command_line, bool progress) {
         row.dtype = dtype_name(dtype);
         row.size_detail = shape.label();
         row.status = "FAILED";
-        row.error = e.what();
+        row.error = error_summary(e.what());
         row.markers.push_back("DEVICE_FATAL");
         rows.push_back(row);
         fatal = e.what();
@@ -313,7 +313,7 @@ int run_planned(RunPlan& p, const std::string& command_line, bool progress) {
   std::string tail = fmt::format(
       "caliber run end {}: {} rows, {} failed, wall {:.1f} s, exit {}{}\n  artifacts: {}\n",
       identity.end_time, rows_written, failed, wall, exit_code,
-      fatal.empty() ? "" : "  DEVICE FATAL: " + fatal, dir.root().string());
+      fatal.empty() ? "" : "  DEVICE FATAL: " + error_summary(fatal), dir.root().string());
   dir.append_log(tail);
   fmt::print("\n{}", tail);
   return exit_code;

@@ -30,4 +30,9 @@ template <typename... Args>
 // 3 device fatal, 4 internal error.
 int exit_code_for(ErrorKind kind);
 
+// One line for a table cell or a CSV field: the first line of a runtime's error text, with the
+// error name torch's CUDA messages only give further down ("Search for `cudaError...'"), and no
+// C++ stack trace.
+std::string error_summary(const std::string& text);
+
 }  // namespace caliber

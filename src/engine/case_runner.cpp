@@ -87,7 +87,7 @@ std::vector<ResultRow> CaseRunner::run_case(const ShapeCase& shape, DType dtype,
   auto fail = [&](ResultRow r, const std::string& provider, const std::string& error) {
     r.provider = provider;
     r.status = "FAILED";
-    r.error = error;
+    r.error = error_summary(error);
     return r;
   };
   try {

@@ -27,6 +27,18 @@ TEST(FailureClassifier, CudaFatalWinsOverCaptureWording) {
   EXPECT_EQ(cuda_verdict("CUDA error: unspecified launch failure"), Verdict::kFatal);
 }
 
+TEST(FailureClassifier, TorchsBoilerplateAboutDeviceSideAssertionsIsNotFatal) {
+  // What torch 2.11 raised for nonzero under capture on an H200 (2026-11-29), first lines.
+  EXPECT_EQ(cuda_verdict("CUDA error: operation not permitted when stream is capturing\n"
+                         "Search for `cudaErrorStreamCaptureUnsupported' in https://docs.nvidia."
+                         "com/cuda/cuda-runtime-api/group__CUDART__TYPES.html for more "
+                         "information.\nCUDA kernel errors might be asynchronously reported at "
+                         "some other API call\nFor debugging consider passing "
+                         "CUDA_LAUNCH_BLOCKING=1\nCompile with `TORCH_USE_CUDA_DSA` to enable "
+                         "device-side assertions.\n"),
+            Verdict::kRefused);
+}
+
 TEST(FailureClassifier, CudaPoisoned) {
   EXPECT_EQ(cuda_verdict("capture sequence contains a fork that was not joined to the primary "
                          "stream"),

@@ -31,3 +31,22 @@ TEST(Stats, NoiseOfMedianShrinksWithMoreSamples) {
 
 }  // namespace
 }  // namespace caliber
+
+#include "core/error.h"
+
+namespace caliber {
+namespace {
+
+TEST(ErrorSummary, KeepsFirstLineAndTheCudaErrorName) {
+  std::string text =
+      "CUDA error: operation not permitted when stream is capturing\n"
+      "Search for `cudaErrorStreamCaptureUnsupported' in https://docs.nvidia.com/x for more.\n"
+      "frame #0: c10::Error::Error(...)\n";
+  EXPECT_EQ(error_summary(text),
+            "CUDA error: operation not permitted when stream is capturing "
+            "(cudaErrorStreamCaptureUnsupported)");
+  EXPECT_EQ(error_summary("plain"), "plain");
+}
+
+}  // namespace
+}  // namespace caliber
