@@ -65,6 +65,40 @@ for stage in "$@"; do
     timers)
       OUT=$dir CALIBER_DEVICE_BUILD=$build CALIBER_VALIDATE_BUDGET_S=${TIMERS_BUDGET_S:-300} \
         "$here/bench/validate_timers.sh" ;;
+    screen)
+      # Two screens of the same ops back to back (process per op, then persistent workers):
+      # start-up cost per isolation mode, and the A/B gate + verdicts on identical calibers.
+      subset=${SCREEN_FAMILIES:-softmax,norm,reduction}
+      for mode in op worker; do
+        timed "batch_$mode" "$caliber" batch --level core --family "$subset" --dtypes float16 \
+          --isolation "$mode" --no-progress --out "$dir/$mode"
+      done
+      timed compare_op_worker "$caliber" compare "$dir/op" "$dir/worker" -o "$dir/compare"
+      timed report "$caliber" report "$dir/op" --compare "$dir/worker" -o "$dir/report.html"
+      tail -3 "$dir/batch_op.txt" "$dir/batch_worker.txt"; head -30 "$dir/compare_op_worker.txt" ;;
+    blas_ab)
+      # A real A/B: TunableOp off against a replay of records taken just before.
+      fam=--family=blas
+      timed blas_off "$caliber" batch --level core $fam --dtypes bfloat16 --no-progress \
+        --out "$dir/off"
+      timed blas_record "$caliber" batch --level core $fam --dtypes bfloat16 --tuner record \
+        --no-progress --out "$dir/record"
+      timed blas_replay "$caliber" batch --level core $fam --dtypes bfloat16 --tuner replay \
+        --replay-from "$dir/record" --no-progress --out "$dir/replay"
+      timed compare_off_replay "$caliber" compare "$dir/off" "$dir/replay" \
+        --allow-mismatch tuner_mode -o "$dir/compare"
+      head -40 "$dir/compare_off_replay.txt" ;;
+    full)
+      # The whole corpus at level core on every visible GPU.
+      gpus=$(nvidia-smi -L | wc -l)
+      devices=$(seq -s, 0 $((gpus - 1)))
+      timed "full_core_${gpus}gpu" "$caliber" batch --level core --devices "$devices" \
+        --isolation "${ISOLATION:-worker}" --policy "${POLICY:-fixed}" --no-progress \
+        --out "$dir/screen"
+      tail -5 "$dir/full_core_${gpus}gpu.txt"
+      awk -F, 'NR>1{print $2}' "$dir/screen/ops_status.csv" | sort | uniq -c
+      timed summary "$caliber" summary "$dir/screen" -q
+      wc -l "$dir/screen/summary.csv" ;;
     *)
       echo "unknown stage $stage" ;;
   esac

@@ -1,5 +1,7 @@
 #include "batch/lane.h"
 
+#include <fmt/format.h>
+
 namespace caliber {
 namespace {
 
@@ -14,6 +16,10 @@ ChildSpec lane_child_spec(const BatchPlan& plan, int device, std::vector<std::st
   ChildSpec spec;
   spec.argv = std::move(argv);
   spec.env = lane_environment(*plan.backend, device, process_env());
+  // The device's bandwidth and matrix-rate ceilings are measured by the first op on a lane and
+  // read from this file by every later one.
+  spec.env.emplace_back("CALIBER_PEAKS_FILE",
+                        (plan.out_dir / fmt::format("device_peaks-{}.json", device)).string());
   return spec;
 }
 
