@@ -104,7 +104,8 @@ RunPlan plan_run(const FlagValues& flags, const EnvLookup& env) {
   p.knobs = resolve_knobs(flags, env, kRunKnobs);
   const Knobs& k = p.knobs;
   std::string op_name = resolve_op_node(k.op, k.node);
-  p.op = &find_op(op_name);
+  // Named as the user gave it: --op, OP, --node or TEST_NODE.
+  p.op = &find_op(op_name, k.sources.at(k.node.empty() ? "op" : "node"));
   p.backend = &select_backend(k.backend, "--backend (ZL_BACKEND)");
   p.timers = derive_timer_plan(p.backend->capabilities, k.timer, k.enable_graph, p.backend->name);
   p.dtypes = resolve_dtypes(k, *p.op);
@@ -132,6 +133,8 @@ RunPlan plan_run(const FlagValues& flags, const EnvLookup& env) {
                                            : "tunableop_results.csv";
     }
   }
+  // Checked here, before the run directory exists: a refused tuner must leave nothing behind.
+  check_gemm_tuner(k.tuner, p.tuner_file, p.backend->torch_device_type);
   // The device guard comes last: everything above is checked without touching a device.
   guard_device_present(*p.backend, k.device);
   p.device = devices_of(*p.backend).at(static_cast<size_t>(k.device));
@@ -272,7 +275,13 @@ int run_planned(RunPlan& p, const std::string& command_line, bool progress) {
         if (e.kind() != ErrorKind::kDeviceFatal) throw;
         ResultRow row;
         row.op = p.op->name();
+        row.family = to_string(p.op->family());
         row.dtype = dtype_name(dtype);
+        row.shape_desc = p.shapes.shape_desc;
+        row.timer_requested = to_string(p.timers.primary);
+        row.cache = to_string(p.knobs.cache);
+        row.policy = to_string(p.knobs.policy);
+        row.repeat = p.knobs.repeat;
         row.size_detail = shape.label();
         row.status = "FAILED";
         row.error = error_summary(e.what());

@@ -10,14 +10,9 @@
 
 namespace caliber {
 
-void configure_gemm_tuner(TunerMode mode, const std::string& results_file,
-                          const std::string& torch_device_type) {
-  if (mode == TunerMode::kOff) {
-#ifdef CALIBER_HAVE_CUDA
-    if (torch_device_type == "cuda") at::cuda::tunable::getTuningContext()->EnableTunableOp(false);
-#endif
-    return;
-  }
+void check_gemm_tuner(TunerMode mode, const std::string& results_file,
+                      const std::string& torch_device_type) {
+  if (mode == TunerMode::kOff) return;
   if (torch_device_type != "cuda") {
     throw_usage(
         "--tuner: '{}' needs a backend with a GEMM tuner (PyTorch TunableOp runs on cuda "
@@ -30,6 +25,20 @@ void configure_gemm_tuner(TunerMode mode, const std::string& results_file,
         "a --tuner record run)",
         results_file);
   }
+#ifndef CALIBER_HAVE_CUDA
+  throw_usage("--tuner: this build of caliber has no CUDA support");
+#endif
+}
+
+void configure_gemm_tuner(TunerMode mode, const std::string& results_file,
+                          const std::string& torch_device_type) {
+  if (mode == TunerMode::kOff) {
+#ifdef CALIBER_HAVE_CUDA
+    if (torch_device_type == "cuda") at::cuda::tunable::getTuningContext()->EnableTunableOp(false);
+#endif
+    return;
+  }
+  check_gemm_tuner(mode, results_file, torch_device_type);
 #ifdef CALIBER_HAVE_CUDA
   auto* context = at::cuda::tunable::getTuningContext();
   context->EnableTunableOp(true);
@@ -45,8 +54,6 @@ void configure_gemm_tuner(TunerMode mode, const std::string& results_file,
           results_file);
     }
   }
-#else
-  throw_usage("--tuner: this build of caliber has no CUDA support");
 #endif
 }
 

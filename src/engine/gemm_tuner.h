@@ -13,6 +13,11 @@ namespace caliber {
 void configure_gemm_tuner(TunerMode mode, const std::string& results_file,
                           const std::string& torch_device_type);
 
+// The usage checks of configure_gemm_tuner() alone, touching no device: `caliber run` makes them
+// before it creates the run directory.
+void check_gemm_tuner(TunerMode mode, const std::string& results_file,
+                      const std::string& torch_device_type);
+
 // Number of tuned GEMM solutions TunableOp holds now (0 without CUDA).
 size_t gemm_tuner_result_count();
 

@@ -67,14 +67,14 @@ const OpDef* find_op_or_null(const std::string& name) {
   return nullptr;
 }
 
-const OpDef& find_op(const std::string& name) {
+const OpDef& find_op(const std::string& name, const std::string& knob) {
   if (const OpDef* op = find_op_or_null(name)) return *op;
   std::vector<std::pair<size_t, std::string>> near;
   for (const auto& op : all_ops()) near.emplace_back(distance(name, op.name()), op.name());
   std::sort(near.begin(), near.end());
   std::vector<std::string> names;
   for (size_t i = 0; i < near.size() && i < 5; ++i) names.push_back(near[i].second);
-  throw_usage("op: '{}' is not an op (closest: {}; `caliber ops` lists all {})", name,
+  throw_usage("{}: '{}' is not an op (closest: {}; `caliber ops` lists all {})", knob, name,
               fmt::join(names, ", "), all_ops().size());
 }
 

@@ -12,8 +12,9 @@ namespace caliber {
 // when the environment has CALIBER_SELFTEST=1.
 const std::vector<OpDef>& all_ops();
 
-// A usage error naming the op and the closest names when it is unknown.
-const OpDef& find_op(const std::string& name);
+// A usage error naming the knob that gave the name, the op and the closest names when it is
+// unknown.
+const OpDef& find_op(const std::string& name, const std::string& knob = "--op");
 const OpDef* find_op_or_null(const std::string& name);
 std::vector<const OpDef*> ops_in_family(Family family);
 std::vector<Family> families_present();

@@ -71,6 +71,19 @@ TEST(LibraryProvider, CoversItsOperatorsOnCpuAndCudaButNotOthers) {
   EXPECT_EQ(other_op.not_overridden, std::vector<std::string>{"aten::mul.Tensor"});
 }
 
+// An op's default aten name is bare ("aten::add", from the op "add"), and aten::add has no
+// overload "": the name stands for all its overloads, so overriding add.Tensor covers it.
+TEST(LibraryProvider, ABareNameIsCoveredThroughAnyOfItsOverloads) {
+  ASSERT_TRUE(kernel_identity("aten::add", "cpu").has_value());
+  auto provider = make_provider(kSpec);
+  const Coverage coverage = provider->covers({"aten::add", "aten::mul"}, "cpu");
+  EXPECT_EQ(coverage.overridden, std::vector<std::string>{"aten::add"});
+  EXPECT_EQ(coverage.not_overridden, std::vector<std::string>{"aten::mul"});
+  EXPECT_TRUE(coverage.unknown.empty());
+  EXPECT_TRUE(coverage.baseline_intact());
+  EXPECT_FALSE(kernel_identity("aten::no_such_op", "cpu").has_value());
+}
+
 TEST(LibraryProvider, UnregisterRestoresTheBaselineKernel) {
   const auto baseline = kernel_identity("aten::add.Tensor", "cpu");
   auto provider = make_provider(kSpec);

@@ -3,10 +3,13 @@
 Inside `caliber_context()` it overrides aten::add.Tensor and aten::relu for CPU through
 torch.library; the overrides compute ATen's values through other operators and count their
 calls in `calls`, which is how a test sees that they ran. `raising_context()` (used as
-`python:toy_override:raising_context`) installs an add that raises, for the failure path.
+`python:toy_override:raising_context`) installs an add that raises, for the failure path, and
+`sleeping_context()` an add that takes at least a millisecond, so that a timing shows from the
+outside of a `caliber run` process which rows ran the override.
 """
 
 import contextlib
+import time
 
 import torch
 
@@ -29,6 +32,11 @@ def _refusing_add(self, other, *, alpha=1):
     raise ValueError("toy_override refuses to add")
 
 
+def _sleeping_add(self, other, *, alpha=1):
+    time.sleep(0.001)
+    return _add(self, other, alpha=alpha)
+
+
 @contextlib.contextmanager
 def _overriding(kernels):
     # One Library per scope, destroyed on the way out: that restores ATen's kernels and leaves
@@ -48,3 +56,7 @@ def caliber_context():
 
 def raising_context():
     return _overriding({"add.Tensor": _refusing_add})
+
+
+def sleeping_context():
+    return _overriding({"add.Tensor": _sleeping_add})

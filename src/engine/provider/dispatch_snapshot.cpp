@@ -49,12 +49,35 @@ c10::OperatorName operator_name(const std::string& op) {
   return c10::OperatorName(op.substr(0, dot), op.substr(dot + 1));
 }
 
+// The identity of a bare operator name: each overload's name and identity, in name order;
+// std::nullopt when there is none.
+template <typename It>
+std::optional<std::string> joined_overloads(It begin, It end) {
+  if (begin == end) return std::nullopt;
+  std::string identity;
+  for (It it = begin; it != end; ++it) identity += it->first + "\n" + it->second;
+  return identity;
+}
+
 }  // namespace
 
 std::optional<std::string> kernel_identity(const std::string& op, const std::string& device_type) {
-  const auto handle = c10::Dispatcher::singleton().findOp(operator_name(op));
-  if (!handle) return std::nullopt;
-  return identity_of(*handle, deciding_keys(device_type));
+  auto& dispatcher = c10::Dispatcher::singleton();
+  const auto name = operator_name(op);
+  if (const auto handle = dispatcher.findOp(name)) {
+    return identity_of(*handle, deciding_keys(device_type));
+  }
+  if (!name.overload_name.empty()) return std::nullopt;
+  // A bare name ("aten::add", an op's default) has no overload "" for most operators; it then
+  // stands for all its overloads, so replacing any of them (add.Tensor) changes the identity.
+  std::map<std::string, std::string> overloads;
+  for (const auto& other : dispatcher.getAllOpNames()) {
+    if (other.name != name.name) continue;
+    if (const auto handle = dispatcher.findOp(other)) {
+      overloads[c10::toString(other)] = identity_of(*handle, deciding_keys(device_type));
+    }
+  }
+  return joined_overloads(overloads.begin(), overloads.end());
 }
 
 DispatchSnapshot DispatchSnapshot::take() {
@@ -74,10 +97,20 @@ DispatchSnapshot DispatchSnapshot::take() {
 std::optional<std::string> DispatchSnapshot::kernel(const std::string& op,
                                                     const std::string& device_type) const {
   const auto found = kernels_.find(op);
-  if (found == kernels_.end()) return std::nullopt;
-  const auto per_device = found->second.find(device_type);
-  if (per_device == found->second.end()) return std::nullopt;
-  return per_device->second;
+  if (found != kernels_.end()) {
+    const auto per_device = found->second.find(device_type);
+    if (per_device == found->second.end()) return std::nullopt;
+    return per_device->second;
+  }
+  if (!operator_name(op).overload_name.empty()) return std::nullopt;
+  // A bare name: every overload, as kernel_identity() joins them.
+  std::map<std::string, std::string> overloads;
+  for (auto it = kernels_.lower_bound(op + "."); it != kernels_.end(); ++it) {
+    if (it->first.rfind(op + ".", 0) != 0) break;
+    const auto per_device = it->second.find(device_type);
+    if (per_device != it->second.end()) overloads[it->first] = per_device->second;
+  }
+  return joined_overloads(overloads.begin(), overloads.end());
 }
 
 }  // namespace caliber

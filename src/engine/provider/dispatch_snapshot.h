@@ -13,8 +13,10 @@ namespace caliber {
 // identities differ exactly when some registration replaced the kernel, which is how coverage
 // is decided without timing anything.
 //
-// `op` is a full operator name ("aten::add.Tensor", "aten::relu"); `device_type` a torch device
-// type ("cpu", "cuda"). std::nullopt when the dispatcher does not know the operator.
+// `op` is a full operator name ("aten::add.Tensor", "aten::relu") or a bare name without an
+// overload ("aten::add", what an op names by default), which stands for all its overloads when
+// there is no overload "": replacing any of them changes the identity. `device_type` is a torch
+// device type ("cpu", "cuda"). std::nullopt when the dispatcher does not know the operator.
 std::optional<std::string> kernel_identity(const std::string& op, const std::string& device_type);
 
 // The kernel identities of every operator the dispatcher knows, on every device type caliber may
