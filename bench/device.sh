@@ -75,7 +75,7 @@ for stage in "$@"; do
       done
       timed compare_op_worker "$caliber" compare "$dir/op" "$dir/worker" -o "$dir/compare"
       timed report "$caliber" report "$dir/op" --compare "$dir/worker" -o "$dir/report.html"
-      tail -3 "$dir/batch_op.txt" "$dir/batch_worker.txt"; head -30 "$dir/compare_op_worker.txt" ;;
+      tail -n 3 "$dir/batch_op.txt" "$dir/batch_worker.txt"; head -30 "$dir/compare_op_worker.txt" ;;
     blas_ab)
       # A real A/B: TunableOp off against a replay of records taken just before.
       fam=--family=blas

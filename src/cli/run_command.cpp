@@ -236,6 +236,7 @@ int run_planned(RunPlan& p, const std::string& command_line, bool progress) {
   configure_gemm_tuner(p.knobs.tuner, p.tuner_file, p.backend->torch_device_type);
   auto device = make_device_api(*p.backend, p.knobs.device);
   std::string torch_device = torch_device_of(p);
+  initialize_device_allocator(torch_device);
   fs::path peaks_file = std::getenv("CALIBER_PEAKS_FILE") != nullptr
                             ? fs::path(std::getenv("CALIBER_PEAKS_FILE"))
                             : dir.root() / "device_peaks.json";

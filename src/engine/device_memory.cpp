@@ -4,6 +4,9 @@
 
 #include <fstream>
 
+#include <ATen/core/Tensor.h>
+#include <ATen/ops/empty.h>
+
 #ifdef CALIBER_HAVE_CUDA
 #include <c10/cuda/CUDACachingAllocator.h>
 #endif
@@ -33,6 +36,10 @@ void release_cached_device_memory([[maybe_unused]] const std::string& torch_devi
 #ifdef CALIBER_HAVE_CUDA
   if (torch_device_type == "cuda") c10::cuda::CUDACachingAllocator::emptyCache();
 #endif
+}
+
+void initialize_device_allocator(const std::string& torch_device) {
+  at::empty({1}, at::TensorOptions().device(torch_device));
 }
 
 int64_t host_resident_bytes() {
