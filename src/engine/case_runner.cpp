@@ -64,13 +64,12 @@ void thin_samples(ResultRow& row, size_t keep) {
 CaseRunner::CaseRunner(const OpDef& op, DeviceApi& device, Setup setup)
     : op_(op), device_(device), setup_(std::move(setup)) {}
 
-ResultRow CaseRunner::measured_row(const std::string& provider, const std::function<void()>& call,
-                                   double bytes, double flops) {
-  ResultRow row;
+ResultRow CaseRunner::measured_row(ResultRow row, const std::string& provider,
+                                   const std::function<void()>& call, double bytes, double flops) {
   row.provider = provider;
   reset_peak_device_memory(setup_.backend->torch_device_type, setup_.device_index);
   Measurement m = measure(device_, setup_.plan, setup_.measure, call);
-  fill_result_row(m, row);
+  fill_result_row(m, row);  // the measurement's markers follow the row's own
   thin_samples(row, kMaxStoredSamples);
   row.peak_memory_bytes =
       peak_device_memory_bytes(setup_.backend->torch_device_type, setup_.device_index);
@@ -102,22 +101,9 @@ std::vector<ResultRow> CaseRunner::run_case(const ShapeCase& shape, DType dtype,
       ResultRow r = row;
       try {
         auto measure_once = [&] {
-          return measured_row(provider, instance.call(), instance.bytes(), instance.flops());
+          return measured_row(row, provider, instance.call(), instance.bytes(), instance.flops());
         };
-        ResultRow measured =
-            candidate ? with_candidate(*setup_.candidate, measure_once) : measure_once();
-        std::vector<std::string> markers = r.markers;
-        r = measured;
-        ResultRow base = row;
-        r.op = base.op;
-        r.family = base.family;
-        r.dtype = base.dtype;
-        r.shape = base.shape;
-        r.shape_desc = base.shape_desc;
-        r.size_detail = base.size_detail;
-        r.timer_requested = base.timer_requested;
-        r.markers.insert(r.markers.begin(), markers.begin(), markers.end());
-        return r;
+        return candidate ? with_candidate(*setup_.candidate, measure_once) : measure_once();
       } catch (const CapturePoisonedError& e) {
         stopped_ = true;
         ResultRow failed = fail(r, provider, e.what());

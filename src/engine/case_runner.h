@@ -43,8 +43,9 @@ class CaseRunner {
   bool stopped() const { return stopped_; }
 
  private:
-  ResultRow measured_row(const std::string& provider, const std::function<void()>& call,
-                         double bytes, double flops);
+  // `row` carries the case's description; the measurement fills in the rest.
+  ResultRow measured_row(ResultRow row, const std::string& provider,
+                         const std::function<void()>& call, double bytes, double flops);
 
   const OpDef& op_;
   DeviceApi& device_;
