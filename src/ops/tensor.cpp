@@ -101,7 +101,7 @@ std::vector<OpDef> tensor_ops() {
                 [](A& a) {
                   return at::constant_pad_nd(a.t[0], {1, 2}, 0.5);
                 }),
-      data_move("contiguous", one, [](A& a) { return a.t[0].t().contiguous(); })
+      data_move("contiguous", one, [](A& a) { return a.t[0].transpose(-2, -1).contiguous(); })
           .shape_key("GenericBenchmarkExcluse1D")
           .more_shapes(ops::generic_more_shapes_no_1d())
           .aten({"aten::clone", "aten::copy_"}),

@@ -1,0 +1,42 @@
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "core/knobs.h"
+#include "engine/op_instance.h"
+#include "engine/op_registry.h"
+#include "engine/op_shapes.h"
+
+namespace caliber {
+namespace {
+
+// `ops --verify` builds each op on its first shape only; a builder that breaks on a later shape
+// (seen: contiguous called t() on a 3-D input) would only show in a screen. This builds every op
+// on every host-sized shape in its first dtype, with the one untimed call instantiation makes.
+TEST(EveryShape, EveryOpBuildsAndRunsOnEveryCpuShape) {
+  Knobs knobs;  // level core, shapes from the files, the cpu override applies
+  ShapeSources sources = shape_sources(knobs, "cpu");
+  std::vector<std::string> failures;
+  int built = 0;
+  for (const OpDef& op : all_ops()) {
+    if (op.family() == Family::kSelftest) continue;
+    ShapeSet set = resolve_op_shapes(op, sources);
+    for (const ShapeCase& shape : set.cases) {
+      try {
+        OpInstance instance =
+            instantiate(op, shape, op.dtypes().front(), {.device = "cpu", .state_dir = ""});
+        instance.call()();
+        ++built;
+      } catch (const std::exception& e) {
+        failures.push_back(op.name() + " " + shape.label() + ": " + e.what());
+      }
+    }
+  }
+  EXPECT_GT(built, 600);  // 637 on 2026-11-29: every op, one to three host shapes each
+  for (const auto& f : failures) ADD_FAILURE() << f.substr(0, 300);
+}
+
+}  // namespace
+}  // namespace caliber
