@@ -27,6 +27,7 @@ struct TableLine {
   std::optional<double> tflops{};
   std::string size_detail{};
   std::string error{};
+  std::optional<double> peak_mib{};  // device memory peak of the baseline (terminal view only)
 };
 
 std::string flaggems_table(const TableHeading& heading, const std::vector<TableLine>& lines,

@@ -46,6 +46,7 @@ std::vector<std::string> record_of(const CollectedRow& collected, const RunColle
           csv_number(r.tflops),
           csv_number(r.pct_peak_bandwidth),
           csv_number(r.pct_peak_flops),
+          std::to_string(r.peak_memory_bytes),
           std::to_string(r.throttled_samples),
           fmt::format("{}", fmt::join(r.markers, ";")),
           r.error};
@@ -90,6 +91,7 @@ const std::vector<std::string>& summary_columns() {
                                                    "tflops",
                                                    "pct_peak_bandwidth",
                                                    "pct_peak_flops",
+                                                   "peak_memory_bytes",
                                                    "throttled_samples",
                                                    "markers",
                                                    "error"};

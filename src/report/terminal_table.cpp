@@ -72,8 +72,8 @@ std::string terminal_table(const TableHeading& heading, const std::vector<TableL
   if (!markers.empty()) {
     out += "  markers: " + paint(fmt::format("{}", fmt::join(markers, " ")), kYellow, style) + "\n";
   }
-  out += fmt::format("  {:<8} {:>12} {:>12} {:>8} {:>9}  {}\n", "Status", "Torch (ms)", "Gems (ms)",
-                     "Speedup", "TFLOPS", "Inputs");
+  out += fmt::format("  {:<8} {:>12} {:>12} {:>8} {:>9} {:>9}  {}\n", "Status", "Torch (ms)",
+                     "Gems (ms)", "Speedup", "TFLOPS", "Peak MiB", "Inputs");
   for (size_t r = 0; r < lines.size(); ++r) {
     const TableLine& line = lines[r];
     std::vector<std::string> shown;
@@ -82,10 +82,10 @@ std::string terminal_table(const TableHeading& heading, const std::vector<TableL
     }
     std::string status = fmt::format("{:<8}", line.status);
     status = paint(status, line.status == "SUCCESS" ? kGreen : kRed, style);
-    out +=
-        fmt::format("  {} {:>12} {:>12} {:>8} {:>9}  {}", status, number_or_dash(line.torch_ms, 6),
-                    number_or_dash(line.gems_ms, 6), number_or_dash(line.speedup, 3),
-                    number_or_dash(line.tflops, 3), fmt::join(shown, ", "));
+    out += fmt::format("  {} {:>12} {:>12} {:>8} {:>9} {:>9}  {}", status,
+                       number_or_dash(line.torch_ms, 6), number_or_dash(line.gems_ms, 6),
+                       number_or_dash(line.speedup, 3), number_or_dash(line.tflops, 3),
+                       number_or_dash(line.peak_mib, 1), fmt::join(shown, ", "));
     if (!line.error.empty()) out += "  " + paint(line.error, kRed, style);
     out += "\n";
   }

@@ -114,3 +114,23 @@ TEST(TerminalTable, SplitsNestedSizeDetail) {
 
 }  // namespace
 }  // namespace caliber
+
+namespace caliber {
+namespace {
+
+TEST(TerminalTable, ShowsTheBaselinePeakMemoryBesideTime) {
+  ResultRow row;
+  row.latency_ms = 0.5;
+  row.peak_memory_bytes = 64 * 1024 * 1024;
+  row.size_detail = "[torch.Size([4096, 4096])]";
+  std::string text =
+      terminal_table({"add", "float16", "graph", "core"}, table_lines({row}), {}, {});
+  EXPECT_THAT(text, HasSubstr("Peak MiB"));
+  EXPECT_THAT(text, HasSubstr("64.0"));
+  // run.log keeps FlagGems' columns only.
+  EXPECT_THAT(flaggems_table({"add", "float16", "graph", "core"}, table_lines({row}), false),
+              Not(HasSubstr("Peak")));
+}
+
+}  // namespace
+}  // namespace caliber

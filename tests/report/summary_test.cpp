@@ -36,6 +36,7 @@ TEST(Summary, OneRecordPerResultsJsonlRowWithItsCaliber) {
   cand.tflops = 123.5;
   cand.timer_used = "direct";
   cand.markers = {"fallback[phase=capture,repeat=1]", "throttled=2"};
+  cand.peak_memory_bytes = 4194304;
   write_run(dir / "run", test_identity(), {base, cand});
   auto t = summary_of({(dir / "run").string()});
   ASSERT_EQ(t.size(), 2u);
@@ -47,6 +48,7 @@ TEST(Summary, OneRecordPerResultsJsonlRowWithItsCaliber) {
   EXPECT_EQ(t.at(c, "tflops"), "123.5");
   EXPECT_EQ(t.at(c, "timer_used"), "direct");
   EXPECT_EQ(t.at(c, "sample_count"), "5");
+  EXPECT_EQ(t.at(c, "peak_memory_bytes"), "4194304");
   EXPECT_EQ(t.at(c, "markers"), "fallback[phase=capture,repeat=1];throttled=2");
   EXPECT_EQ(t.at(row_of(t, "mm", "baseline"), "speedup"), "");
 }
