@@ -9,28 +9,20 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "cli/shell_command.h"
+
 namespace {
 
-struct Result {
-  int rc;
-  std::string out;
-};
+using Result = caliber::testing::ShellResult;
 
 Result run(const std::string& args, const std::string& env = "") {
-  std::string cmd = env + " " + CALIBER_BINARY + " " + args + " 2>&1";
-  Result r{-1, ""};
-  FILE* pipe = popen(cmd.c_str(), "r");
-  std::array<char, 4096> buf;
-  while (size_t n = fread(buf.data(), 1, buf.size(), pipe)) r.out.append(buf.data(), n);
-  int status = pclose(pipe);
-  r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  return caliber::testing::run_shell(env + " " + CALIBER_BINARY + " " + args);
 }
 
 TEST(OpsCommand, VerifyPassesOnCpu) {
   Result r = run("ops --verify --backend cpu --json");
-  ASSERT_EQ(r.rc, 0) << r.out.substr(0, 4000);
-  auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(r.exit_code, 0) << r.output.substr(0, 4000);
+  auto j = nlohmann::json::parse(r.output);
   EXPECT_EQ(j["counts"].value("failed", 0), 0);
   EXPECT_GE(j["counts"]["verified"].get<int>(), 450);  // >= 150 ops x their dtypes
   EXPECT_LT(j["seconds"].get<double>(), 60.0);
@@ -41,20 +33,20 @@ TEST(OpsCommand, VerifyListsDismissedOpsWithTheirReason) {
   std::ofstream(path) << "- {op: mm, reason: known slow path, verified_on: cpu/2026-11-29, "
                          "backend: cpu}\n";
   Result r = run("ops --verify --backend cpu --op mm --dismiss-file " + path.string());
-  EXPECT_EQ(r.rc, 0) << r.out;
-  EXPECT_THAT(r.out, ::testing::HasSubstr("dismissed"));
-  EXPECT_THAT(r.out, ::testing::HasSubstr("known slow path"));
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_THAT(r.output, ::testing::HasSubstr("dismissed"));
+  EXPECT_THAT(r.output, ::testing::HasSubstr("known slow path"));
   std::ofstream(path) << "- {op: mm, verified_on: cpu/2026-11-29}\n";
   r = run("ops --verify --backend cpu --op mm --dismiss-file " + path.string());
-  EXPECT_EQ(r.rc, 2) << r.out;
-  EXPECT_THAT(r.out, ::testing::HasSubstr("'mm' has no reason"));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_THAT(r.output, ::testing::HasSubstr("'mm' has no reason"));
   std::filesystem::remove(path);
 }
 
 TEST(OpsCommand, ListsFamilyWithShapeCountsAtLevel) {
   Result r = run("ops --family blas --level comprehensive --json");
-  ASSERT_EQ(r.rc, 0) << r.out;
-  auto rows = nlohmann::json::parse(r.out);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  auto rows = nlohmann::json::parse(r.output);
   bool found = false;
   for (const auto& row : rows) {
     EXPECT_EQ(row["family"], "blas");
@@ -68,23 +60,23 @@ TEST(OpsCommand, ListsFamilyWithShapeCountsAtLevel) {
 }
 
 TEST(OpsCommand, RejectsAnUnknownFamilyAndAMalformedShapeFile) {
-  EXPECT_EQ(run("ops --family nosuch").rc, 2);
+  EXPECT_EQ(run("ops --family nosuch").exit_code, 2);
   auto path = std::filesystem::temp_directory_path() / "caliber_bad_shapes.yaml";
   std::ofstream(path) << "mm:\n  shapes: [[1, 2\n";
   Result r = run("ops --op mm --shape-file " + path.string());
-  EXPECT_EQ(r.rc, 2);
-  EXPECT_THAT(r.out, ::testing::HasSubstr(path.string() + ":"));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.output, ::testing::HasSubstr(path.string() + ":"));
   std::filesystem::remove(path);
 }
 
 TEST(OpsCommand, SelftestOpsAppearOnlyWithTheSwitch) {
-  EXPECT_THAT(run("ops --family selftest --json").out,
+  EXPECT_THAT(run("ops --family selftest --json").output,
               ::testing::Not(::testing::HasSubstr("selftest_fail")));
   Result r = run("ops --family selftest --json", "CALIBER_SELFTEST=1");
-  ASSERT_EQ(r.rc, 0) << r.out;
+  ASSERT_EQ(r.exit_code, 0) << r.output;
   for (const char* name : {"selftest_segfault", "selftest_hang", "selftest_fail", "selftest_flaky",
                            "selftest_dtype_fail", "selftest_device_fatal", "selftest_orphan"}) {
-    EXPECT_THAT(r.out, ::testing::HasSubstr(name));
+    EXPECT_THAT(r.output, ::testing::HasSubstr(name));
   }
 }
 

@@ -6,6 +6,7 @@
 
 #include <cstdio>
 
+#include "cli/shell_command.h"
 #include "report/csv.h"
 #include "report/run_fixture.h"
 
@@ -18,19 +19,10 @@ using testing::test_identity;
 using testing::test_row;
 using testing::write_run;
 
-struct Result {
-  int exit_code;
-  std::string output;  // stdout and stderr
-};
+using Result = testing::ShellResult;
 
 Result caliber(const std::string& args) {
-  std::string command = std::string(CALIBER_BINARY) + " " + args + " 2>&1";
-  FILE* pipe = ::popen(command.c_str(), "r");
-  std::string output;
-  char buffer[4096];
-  while (size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) output.append(buffer, n);
-  int status = ::pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+  return testing::run_shell(std::string(CALIBER_BINARY) + " " + args);
 }
 
 class ReportCommands : public ::testing::Test {

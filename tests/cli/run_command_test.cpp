@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/shell_command.h"
 #include "core/result_row.h"
 #include "core/run_identity.h"
 #include "report/run_fixture.h"
@@ -43,10 +44,7 @@ constexpr const char* kCleanEnv =
 // A short caliber: these tests check what a run writes, not its numbers.
 constexpr const char* kQuick = "--backend cpu --warmup-ms 1 --rep-ms 3 --no-progress";
 
-struct RunCommandOutcome {
-  int exit_code;
-  std::string output;  // stdout and stderr
-};
+using RunCommandOutcome = testing::ShellResult;
 
 bool path_exists(const std::filesystem::path& path) {
   struct stat info;
@@ -80,14 +78,8 @@ class RunCommand : public ::testing::Test {
   // `caliber run ARGS` with the working directory in the temp dir (so the default runs/ lands
   // there) and `env` (NAME=VALUE ...) on top of a clean environment.
   RunCommandOutcome run(const std::string& args, const std::string& env = "") const {
-    std::string command = "cd '" + dir_.path().string() + "' && " + kCleanEnv + " " + env + " " +
-                          CALIBER_BINARY + " run " + args + " 2>&1";
-    FILE* pipe = ::popen(command.c_str(), "r");
-    std::string output;
-    char buffer[4096];
-    while (size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) output.append(buffer, n);
-    int status = ::pclose(pipe);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+    return testing::run_shell("cd '" + dir_.path().string() + "' && " + kCleanEnv + " " + env +
+                              " " + CALIBER_BINARY + " run " + args);
   }
 
   std::filesystem::path out(const std::string& name) const { return dir_ / name; }
