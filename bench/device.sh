@@ -4,6 +4,12 @@
 # each stage writes into $OUT/work/<stage>/ and the folder is packed into $OUT/<stage>.tgz.
 #
 #   bench/device.sh verify runs          # stages: devices verify runs tuner timers screen
+#   bench/device.sh core:worker:0,1:w2a core:op:0,1:op2 compare:w2a:op2 flaggems
+#
+# Screens (`core:ISOLATION:DEVICES:NAME`) go to runs/device/NAME, a git-ignored folder that stays
+# on a warm machine, so a later call can compare against them; only their small files come back.
+# DEADLINE_S (default 570) is the whole call: a long stage gets SIGINT in time for the packing
+# (an interrupted batch writes its status and resumes), never the device tool's kill.
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${OUT:-$here/bench/out}
@@ -11,10 +17,14 @@ build=${CALIBER_DEVICE_BUILD:-$here/.device_build}
 caliber=$build/caliber
 mkdir -p "$OUT/work"
 start=$(date +%s)
+deadline=${DEADLINE_S:-570}
+screens=$here/runs/device
+mkdir -p "$screens"
 say() { echo "== $* (at $(($(date +%s) - start)) s)"; }
+left() { echo $((deadline - ($(date +%s) - start) - 25)); }
 
 say "configure + build"
-cmake -S "$here" -B "$build" -G Ninja -DCALIBER_PYTHON="$(command -v python3)" -DCALIBER_CUDA=ON \
+[ -n "${CALIBER_SKIP_BUILD:-}" ] || cmake -S "$here" -B "$build" -G Ninja -DCALIBER_PYTHON="$(command -v python3)" -DCALIBER_CUDA=ON \
   -DCMAKE_CUDA_ARCHITECTURES=90 -DTORCH_CUDA_ARCH_LIST=9.0 -DCALIBER_BUILD_TESTS=OFF \
   >"$OUT/work/build.log" 2>&1 &&
   ninja -C "$build" -j 16 -k 0 caliber >>"$OUT/work/build.log" 2>&1 ||
@@ -30,11 +40,68 @@ timed() {  # timed NAME CMD...: runs CMD, its output in work/<stage>/NAME.txt, w
     tee -a "$dir/summary.txt"
 }
 
+# The small files of a batch directory: status, summary, per-op logs and identities.
+pack_screen() {  # pack_screen NAME
+  (cd "$screens" && find "$1" -maxdepth 3 \( -name ops_status.csv -o -name summary.csv \
+    -o -name batch.log -o -name run.log -o -name run_identity.json -o -name 'attempt-*.log' \
+    -o -name 'compare*' -o -name '*.html' \) -print0 |
+    tar -czf "$OUT/work/$1.tgz" --null -T -)
+}
+
 for stage in "$@"; do
-  dir=$OUT/work/$stage
+  label=${stage//[:,]/_}
+  dir=$OUT/work/$label
   mkdir -p "$dir"
-  say "stage $stage"
+  say "stage $stage ($(left) s left)"
   case $stage in
+    core:*)
+      # core:ISOLATION:DEVICES:NAME, the whole corpus at level core.
+      IFS=: read -r _ iso devs name <<<"$stage"
+      rm -rf "${screens:?}/$name"
+      timed "batch_$name" timeout -s INT "$(left)" "$caliber" batch --level core \
+        --devices "$devs" --isolation "$iso" --policy "${POLICY:-adaptive}" --no-progress \
+        ${SCREEN_ARGS:-} --out "$screens/$name"
+      tail -4 "$dir/batch_$name.txt"
+      awk -F, 'NR>1{print $2}' "$screens/$name/ops_status.csv" | sort | uniq -c
+      "$caliber" summary "$screens/$name" -q >"$dir/summary_$name.txt" 2>&1
+      echo "cases measured: $(($(wc -l <"$screens/$name/summary.csv") - 1)) summary rows"
+      grep -H -e "caliber run end" -e "memory after the run" "$screens/$name"/ops/*/run.log \
+        >"$dir/memory_$name.txt"
+      pack_screen "$name"
+      mv "$OUT/work/$name.tgz" "$dir/" ;;
+    compare:*)
+      IFS=: read -r _ a b <<<"$stage"
+      timed "compare_${a}_$b" "$caliber" compare "$screens/$a" "$screens/$b" \
+        ${ALLOW:+--allow-mismatch "$ALLOW"} -o "$dir/compare"
+      timed "report_${a}_$b" "$caliber" report "$screens/$a" --compare "$screens/$b" \
+        -o "$dir/report.html"
+      head -60 "$dir/compare_${a}_$b.txt" ;;
+    flaggems)
+      # Issue 8: caliber --candidate python:flag_gems and FlagGems' own pytest on the same ops,
+      # at once on two GPUs when there are two (one after the other otherwise).
+      budget=$(left)
+      if [ "$(nvidia-smi -L | wc -l)" -ge 2 ]; then
+        CUDA_VISIBLE_DEVICES=0 PART=caliber OUT=$dir/caliber CALIBER_VALIDATE_BUDGET_S=$budget \
+          CALIBER_DEVICE_BUILD=$build bash "$here/bench/flaggems_compare.sh" &
+        CUDA_VISIBLE_DEVICES=1 PART=flaggems OUT=$dir/flaggems CALIBER_VALIDATE_BUDGET_S=$budget \
+          bash "$here/bench/flaggems_compare.sh"
+        wait
+      else
+        OUT=$dir CALIBER_VALIDATE_BUDGET_S=$budget CALIBER_DEVICE_BUILD=$build \
+          bash "$here/bench/flaggems_compare.sh"
+      fi
+      cat "$dir"/*/compare.log "$dir"/compare.log 2>/dev/null | tail -40 ;;
+    warmup_blas)
+      # Parallel tuner warmup: mm's comprehensive record pass sharded over every GPU.
+      gpus=$(nvidia-smi -L | wc -l)
+      timed warmup_mm timeout -s INT "$(left)" "$caliber" batch --ops mm --level comprehensive \
+        --dtypes bfloat16 --tuner record --parallel-warmup-gpus "$gpus" \
+        --devices "$(seq -s, 0 $((gpus - 1)))" --isolation worker --policy adaptive \
+        --no-progress --out "$screens/warmup_mm"
+      tail -6 "$dir/warmup_mm.txt"
+      find "$screens/warmup_mm" -name 'tunableop_results*.csv' -exec wc -l {} +
+      pack_screen warmup_mm
+      mv "$OUT/work/warmup_mm.tgz" "$dir/" ;;
     devices)
       timed devices "$caliber" devices
       timed devices_json "$caliber" devices --json
@@ -102,7 +169,7 @@ for stage in "$@"; do
     *)
       echo "unknown stage $stage" ;;
   esac
-  tar -czf "$OUT/$stage.tgz" -C "$OUT/work" "$stage"
+  tar -czf "$OUT/$label.tgz" -C "$OUT/work" "$label"
 done
 cat "$OUT"/work/*/summary.txt 2>/dev/null
 say "done"

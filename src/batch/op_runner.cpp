@@ -53,6 +53,13 @@ RunRequest OpRunner::base_request(const OpEntry& op) const {
       r.tuner_file = earlier.string();
       return r;
     }
+    if (plan_.knobs.tuner == TunerMode::kReplay) {
+      // The earlier batch recorded nothing for this op (it runs no GEMM), so there is nothing to
+      // replay and TunableOp would refuse a missing file; the op runs exactly as with the tuner
+      // off, and its identity says so.
+      r.tuner = "off";
+      return r;
+    }
   }
   auto own = tuner_records_path(r.out_dir);
   if (wants_parallel_warmup(plan_, op) && std::filesystem::exists(own)) {

@@ -47,6 +47,8 @@ const std::vector<std::string> kRunKnobs = {"backend",      "level",        "dty
                                             "use_flagtune", "device",       "out_dir",
                                             "candidate",    "shard"};
 
+constexpr double kMiB = 1024.0 * 1024.0;
+
 // Everything validated before the first device call, so bad input costs nothing.
 struct RunPlan {
   Knobs knobs;
@@ -321,10 +323,18 @@ int run_planned(RunPlan& p, const std::string& command_line, bool progress) {
   identity.end_time = utc_now_iso8601();
   dir.write_identity(identity);
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  // A worker runs op after op in one process: these figures, op by op, show whether a sweep
+  // grows host or device memory.
+  const DeviceMemoryUse held = device_memory_in_use(p.backend->torch_device_type, p.knobs.device);
   std::string tail = fmt::format(
-      "caliber run end {}: {} rows, {} failed, wall {:.1f} s, exit {}{}\n  artifacts: {}\n",
+      "caliber run end {}: {} rows, {} failed, wall {:.1f} s, exit {}{}\n"
+      "  memory after the run: host rss {:.1f} MiB, device allocated {:.1f} MiB, reserved {:.1f} "
+      "MiB (pid {})\n  artifacts: {}\n",
       identity.end_time, rows_written, failed, wall, exit_code,
-      fatal.empty() ? "" : "  DEVICE FATAL: " + error_summary(fatal), dir.root().string());
+      fatal.empty() ? "" : "  DEVICE FATAL: " + error_summary(fatal),
+      static_cast<double>(host_resident_bytes()) / kMiB,
+      static_cast<double>(held.allocated_bytes) / kMiB,
+      static_cast<double>(held.reserved_bytes) / kMiB, getpid(), dir.root().string());
   dir.append_log(tail);
   fmt::print("\n{}", tail);
   return exit_code;

@@ -1,11 +1,10 @@
 #include "engine/device_memory.h"
 
+#include <ATen/core/Tensor.h>
+#include <ATen/ops/empty.h>
 #include <unistd.h>
 
 #include <fstream>
-
-#include <ATen/core/Tensor.h>
-#include <ATen/ops/empty.h>
 
 #ifdef CALIBER_HAVE_CUDA
 #include <c10/cuda/CUDACachingAllocator.h>
@@ -30,6 +29,20 @@ int64_t peak_device_memory_bytes([[maybe_unused]] const std::string& torch_devic
   }
 #endif
   return 0;
+}
+
+DeviceMemoryUse device_memory_in_use([[maybe_unused]] const std::string& torch_device_type,
+                                     [[maybe_unused]] int device_index) {
+  DeviceMemoryUse use;
+#ifdef CALIBER_HAVE_CUDA
+  if (torch_device_type == "cuda") {
+    auto stats = c10::cuda::CUDACachingAllocator::getDeviceStats(device_index);
+    const auto all = static_cast<size_t>(c10::CachingAllocator::StatType::AGGREGATE);
+    use.allocated_bytes = stats.allocated_bytes[all].current;
+    use.reserved_bytes = stats.reserved_bytes[all].current;
+  }
+#endif
+  return use;
 }
 
 void release_cached_device_memory([[maybe_unused]] const std::string& torch_device_type) {

@@ -24,6 +24,22 @@ TEST(BatchTuner, ReplayFromGivesEachOpItsEarlierRecords) {
   EXPECT_EQ(BatchHarness::field(b[0], "tuner"), "");
 }
 
+TEST(BatchTuner, ReplayOfAnOpWithoutEarlierRecordsRunsItWithTheTunerOff) {
+  BatchHarness h("replay_none");
+  auto earlier = h.dir() / "earlier";
+  write_file_atomic(earlier / "ops/ok_a/tunableop_results.csv", "Validator,PT_VERSION,2.11\n");
+  EXPECT_EQ(h.run({"--ops", "ok_a,ok_b", "--tuner", "replay", "--replay-from", earlier.string()}),
+            0)
+      << h.output();
+  auto a = h.calls("run op=ok_a ");
+  ASSERT_EQ(a.size(), 1u);
+  EXPECT_EQ(BatchHarness::field(a[0], "tuner"), "replay");
+  auto b = h.calls("run op=ok_b ");
+  ASSERT_EQ(b.size(), 1u);
+  EXPECT_EQ(BatchHarness::field(b[0], "tuner"), "off");
+  EXPECT_EQ(BatchHarness::field(b[0], "tuner_file"), "");
+}
+
 TEST(BatchTuner, RecordModeGivesEachOpItsOwnRecordsFile) {
   BatchHarness h("record");
   EXPECT_EQ(h.run({"--ops", "ok_a", "--tuner", "record"}), 0) << h.output();
