@@ -64,6 +64,7 @@ int list_ops(const OpsOptions& o) {
                     {"dtypes", dtype_names(dtypes_for(*op, knobs))},
                     {"shapes", set.shapes.size()},
                     {"cases_per_dtype", set.cases.size()},
+                    {"skipped_shapes", set.skipped},
                     {"shape_key", set.key},
                     {"shape_desc", set.shape_desc},
                     {"flags", op->flag_names()},
@@ -135,6 +136,11 @@ int verify_ops(const OpsOptions& o) {
       if (const OpListEntry* e = dismissed.find(op->name(), backend.name, dtype_name(dtype))) {
         outcomes.push_back({op->name(), dtype_name(dtype), "dismissed",
                             fmt::format("{} (verified on {})", e->reason, e->verified_on)});
+        continue;
+      }
+      if (set.cases.empty()) {  // the op's shape rule left out every shape of the file
+        outcomes.push_back({op->name(), dtype_name(dtype), "skipped",
+                            fmt::format("no shape left: {}", fmt::join(set.skipped, "; "))});
         continue;
       }
       outcomes.push_back(verify_one(*op, dtype, set.cases.front(), options));

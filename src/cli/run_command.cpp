@@ -190,6 +190,9 @@ std::string banner(const RunPlan& p, const RunIdentity& id) {
   lines.push_back(fmt::format("  level: {}  shapes: {} cases from {} (key {})  shape_set {}",
                               id.level, p.case_indices.size(), p.shapes.source, p.shapes.key,
                               id.shape_set));
+  if (!p.shapes.skipped.empty()) {
+    lines.push_back(fmt::format("  skipped shapes: {}", fmt::join(p.shapes.skipped, "; ")));
+  }
   std::vector<std::string> knobs;
   for (const auto& name : kRunKnobs) {
     auto it = p.knobs.sources.find(name);

@@ -49,6 +49,11 @@ void emit_set(YAML::Emitter& out, const ShapeSet& set) {
   out << YAML::Key << "key" << YAML::Value << set.key;
   out << YAML::Key << "column_major_pass" << YAML::Value << set.column_major_pass;
   out << YAML::Key << "cases" << YAML::Value << set.cases.size();
+  if (!set.skipped.empty()) {
+    out << YAML::Key << "skipped" << YAML::Value << YAML::BeginSeq;
+    for (const auto& why : set.skipped) out << YAML::DoubleQuoted << why;
+    out << YAML::EndSeq;
+  }
   out << YAML::EndMap;
 }
 

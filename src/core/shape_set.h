@@ -20,6 +20,8 @@ struct ShapeSet {
   std::vector<Shape> shapes;       // unique, in order
   bool column_major_pass = false;  // every shape again with the second operand column-major
   std::vector<ShapeCase> cases;    // what the run iterates: shapes, then the column-major pass
+  // Shapes the op's rule left out of `shapes` and `cases`, each with why: "[1073741824]: ...".
+  std::vector<std::string> skipped;
 
   // FlagGems-format YAML (`op: {shapes: [...], shape_desc: ...}` plus caliber's fields), so a
   // run's shapes.yaml can be passed back as --shape-file.

@@ -48,6 +48,10 @@ OpDef& OpDef::column_major_pass(bool on) {
   column_major_pass_ = on;
   return *this;
 }
+OpDef& OpDef::skip_shapes(SkipShapeFn why) {
+  skip_shapes_ = std::move(why);
+  return *this;
+}
 OpDef& OpDef::inputs(BuildFn build) {
   build_ = std::move(build);
   return *this;

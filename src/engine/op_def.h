@@ -27,6 +27,9 @@ using CountFn = std::function<double(const Args&, const at::Tensor& out)>;
 // Verification for ops without a float64 reference (random numbers, uninitialised memory):
 // returns what is wrong with `out`, or "" when it is acceptable.
 using CheckFn = std::function<std::string(const Args&, const at::Tensor& out)>;
+// Why the op leaves `shape` out (its output would not fit in any device's memory), or "" when it
+// runs there. The shape files are shared by many ops; FlagGems' tests filter them per op.
+using SkipShapeFn = std::function<std::string(const Shape&)>;
 
 // One benchmarked operator, written as a row of a table: see src/ops/ for the families.
 class OpDef {
@@ -43,6 +46,7 @@ class OpDef {
   OpDef& builtin_shapes(std::vector<Shape> shapes);
   OpDef& more_shapes(std::vector<Shape> shapes);  // merged at level=comprehensive
   OpDef& column_major_pass(bool on = true);       // BLAS: comprehensive second pass
+  OpDef& skip_shapes(SkipShapeFn why);            // see SkipShapeFn; ShapeSet::skipped lists them
   OpDef& inputs(BuildFn build);
   OpDef& call(CallFn call);
   OpDef& bytes(CountFn bytes);
@@ -63,6 +67,7 @@ class OpDef {
   const std::vector<Shape>& builtin_shapes() const { return builtin_shapes_; }
   const std::vector<Shape>& more_shapes() const { return more_shapes_; }
   bool column_major_pass() const { return column_major_pass_; }
+  const SkipShapeFn& skip_shapes() const { return skip_shapes_; }
   const BuildFn& inputs() const { return build_; }
   const CallFn& call() const { return call_; }
   const CountFn& bytes() const { return bytes_; }
@@ -89,6 +94,7 @@ class OpDef {
   std::vector<Shape> builtin_shapes_;
   std::vector<Shape> more_shapes_;
   bool column_major_pass_ = false;
+  SkipShapeFn skip_shapes_;
   BuildFn build_;
   CallFn call_;
   CountFn bytes_;

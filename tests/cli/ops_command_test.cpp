@@ -43,6 +43,23 @@ TEST(OpsCommand, VerifyListsDismissedOpsWithTheirReason) {
   std::filesystem::remove(path);
 }
 
+TEST(OpsCommand, AnOpWhoseEveryShapeIsLeftOutIsSkippedNotFailed) {
+  auto path = std::filesystem::temp_directory_path() / "caliber_large_shapes.yaml";
+  std::ofstream(path) << "one_hot:\n  shapes: [[1073741824], [1024, 1024, 1024]]\n";
+  Result r = run("ops --verify --backend cpu --op one_hot --json --shape-file " + path.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  auto j = nlohmann::json::parse(r.output);
+  EXPECT_EQ(j["counts"].value("skipped", 0), 1);
+  EXPECT_THAT(j["cases"][0]["detail"].get<std::string>(),
+              ::testing::HasSubstr("no shape left: [1073741824]: one_hot output of"));
+  r = run("ops --op one_hot --json --shape-file " + path.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  auto rows = nlohmann::json::parse(r.output);
+  EXPECT_EQ(rows[0]["cases_per_dtype"].get<int>(), 0);
+  EXPECT_EQ(rows[0]["skipped_shapes"].size(), 2u);
+  std::filesystem::remove(path);
+}
+
 TEST(OpsCommand, ListsFamilyWithShapeCountsAtLevel) {
   Result r = run("ops --family blas --level comprehensive --json");
   ASSERT_EQ(r.exit_code, 0) << r.output;

@@ -366,6 +366,37 @@ TEST_F(RunCommand, AShardRunsItsShareOfTheCases) {
   EXPECT_EQ(seen.size(), 2u);  // the two shards split the cases between them
 }
 
+// The H200 core screen (2026-11-29) ran eye and one_hot out of device memory at shapes that
+// FlagGems' own tests skip: the run leaves them out and says so, in the terminal and run.log.
+TEST_F(RunCommand, SaysWhichShapesTheOpLeftOut) {
+  const auto shape_file = out("large.yaml");
+  std::ofstream(shape_file) << "eye:\n  shapes: [[1073741824], [16, 16]]\n"
+                               "one_hot:\n  shapes: [[1073741824]]\n";
+  const auto eye_dir = out("eye");
+  RunCommandOutcome r = run(std::string(kQuick) + " --op eye --dtypes float32 --shape-file " +
+                            shape_file.string() + " --out " + eye_dir.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string skipped = "skipped shapes: [1073741824]: eye of 1073741824 rows";
+  EXPECT_THAT(r.output, HasSubstr(skipped));
+  EXPECT_THAT(slurp(eye_dir / "run.log"), HasSubstr(skipped));
+  EXPECT_THAT(slurp(eye_dir / "run.log"), HasSubstr("shapes: 1 cases"));
+  auto rows = results(eye_dir);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].status, "SUCCESS") << rows[0].error;
+  YAML::Node shapes = YAML::LoadFile((eye_dir / "shapes.yaml").string());
+  EXPECT_EQ(shapes["eye"]["shapes"].size(), 1u);
+  ASSERT_EQ(shapes["eye"]["skipped"].size(), 1u);
+
+  // Every shape left out: an empty run that says why, not a failure.
+  const auto one_hot_dir = out("one_hot");
+  r = run(std::string(kQuick) + " --op one_hot --shape-file " + shape_file.string() + " --out " +
+          one_hot_dir.string());
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("skipped shapes: [1073741824]: one_hot output of"));
+  EXPECT_THAT(r.output, HasSubstr("0 rows, 0 failed"));
+  EXPECT_THAT(slurp(one_hot_dir / "run.log"), HasSubstr("skipped shapes: [1073741824]: one_hot"));
+}
+
 // --candidate: the baseline and the candidate interleaved per shape, in one process.
 class RunCommandCandidate : public RunCommand {
  protected:

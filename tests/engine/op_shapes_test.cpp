@@ -67,5 +67,29 @@ TEST(OpShapes, FlagGemsCoreFileGivesEveryOpAShape) {
   EXPECT_EQ(resolve_op_shapes(find_op("mm"), s).cases.size(), 242u);
 }
 
+TEST(OpShapes, ASkipRuleTakesItsShapesOutOfShapesAndCasesAndSaysWhy) {
+  OpDef op = OpDef("wide")
+                 .builtin_shapes({{4, 8}, {4, 4096}, {2, 16}})
+                 .column_major_pass()
+                 .skip_shapes([](const Shape& s) {
+                   return s.dims("wide")[1] > 1024 ? std::string("too wide") : std::string();
+                 });
+  ShapeSources s = at_level(Level::kComprehensive);
+  s.mode = ShapeMode::kBuiltin;
+  ShapeSet set = resolve_op_shapes(op, s);
+  EXPECT_EQ(set.shapes, (std::vector<Shape>{{4, 8}, {2, 16}}));
+  ASSERT_EQ(set.cases.size(), 4u);  // the kept shapes, then again with B column-major
+  for (const ShapeCase& c : set.cases) EXPECT_NE(c.shape, (Shape{4, 4096})) << c.label();
+  EXPECT_TRUE(set.cases[2].column_major);
+  EXPECT_EQ(set.skipped, (std::vector<std::string>{"[4, 4096]: too wide"}));
+  EXPECT_NE(set.to_yaml().find("[4, 4096]: too wide"), std::string::npos) << set.to_yaml();
+}
+
+TEST(OpShapes, AnOpWithoutASkipRuleSkipsNothing) {
+  ShapeSet set = resolve_op_shapes(find_op("add"), at_level(Level::kComprehensive));
+  EXPECT_TRUE(set.skipped.empty());
+  EXPECT_EQ(set.to_yaml().find("skipped"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace caliber
