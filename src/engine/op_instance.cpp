@@ -125,7 +125,9 @@ Tolerance tolerance_for(at::ScalarType type, double scale) {
 }
 
 // cuDNN runs float32 convolutions in TF32 unless told otherwise (torch's default), which keeps
-// 10 mantissa bits: compare such outputs at TF32's precision, not float32's.
+// float16's 10 mantissa bits: compare such outputs at float16's tolerance, not float32's. The
+// former atol of 1e-3 (0.003 for conv) failed conv3d on an H200 (2026-11-29): max |diff| 0.012,
+// 3 of 1728 elements outside.
 bool runs_in_tf32(const OpDef& op, const at::Tensor& got) {
   return op.family() == Family::kConv && got.is_cuda() && got.scalar_type() == at::kFloat &&
          at::globalContext().allowTF32CuDNN();
@@ -150,8 +152,7 @@ Verification compare(const at::Tensor& got_any, const at::Tensor& ref_any, doubl
     }
     return v;
   }
-  Tolerance tol = tf32 ? Tolerance{1e-2 * scale, 1e-3 * scale}
-                       : tolerance_for(got.scalar_type(), scale);
+  Tolerance tol = tolerance_for(tf32 ? at::kHalf : got.scalar_type(), scale);
   at::Tensor g =
       got.is_complex() ? at::view_as_real(got.to(at::kComplexDouble)) : got.to(at::kDouble);
   at::Tensor r =
