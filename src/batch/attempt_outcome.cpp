@@ -1,11 +1,11 @@
 #include "batch/attempt_outcome.h"
 
-#include <initializer_list>
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cctype>
 #include <fstream>
+#include <initializer_list>
 
 #include "batch/text_util.h"
 

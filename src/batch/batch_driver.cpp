@@ -1,9 +1,9 @@
 #include "batch/batch_driver.h"
 
-#include <initializer_list>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <initializer_list>
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -84,7 +84,7 @@ nlohmann::json identity_json(const BatchPlan& plan, const Selection& selection) 
           {"backend", plan.backend->name},
           {"visibility_variable", plan.backend->visibility_variable},
           {"devices", plan.devices},
-          {"isolation", to_string(o.isolation)},
+          {"isolation", to_string(plan.isolation)},
           {"retries", o.retries},
           {"timeout",
            {{"fixed_s", o.timeout_s},

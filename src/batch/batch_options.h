@@ -1,5 +1,6 @@
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,13 +16,14 @@ namespace caliber {
 // lane instead of once per op.
 enum class Isolation { kOp, kWorker };
 
-// The default isolation mode, from the H200 measurement of 2026-11-29 (docs/results.md): on 41
-// ops (softmax, norm, reduction; float16, core) workers took 36.2 s against 68.7 s for a process
-// per op, but the second (worker) screen timed 55 of 202 small-shape rows 3-12% slower and the
-// cause (worker process state or the order of the two screens) is not yet separated. Until a
-// same-mode repeat clears that, numbers come first: a process per op stays the default and
-// workers are opt-in (--isolation worker).
-inline constexpr Isolation kDefaultIsolation = Isolation::kOp;
+// The isolation when --isolation is not given: a persistent worker for a python: candidate,
+// a process per op otherwise. Measured on the H200, 2026-11-29 (docs/results.md): a process per
+// op costs 0.81 s more per op than a worker (251 ops: 523.8 s against 319.7 s), and a Python
+// candidate's import 11.5 s more again, which a worker pays once. Without a Python candidate the
+// numbers decide: two worker screens agreed (graph-timed rows 94.6% SAME, geomean 1.0005), but
+// a worker timed the launch-bound (< 10 us) graph rows 3% slower than fresh processes did, for a
+// reason not yet established, so a fresh process stays the reference.
+Isolation default_isolation(const std::string& candidate);
 
 const Choice<Isolation>& isolation_choice();
 inline const char* to_string(Isolation v) { return isolation_choice().name(v); }
@@ -33,8 +35,8 @@ struct BatchOptions {
   std::string ops_file;
   std::string dismiss_file;  // empty: the source tree's ops/dismiss.yaml when present
   bool use_dismiss_list = true;
-  std::string devices;  // "0,1,2,3"; empty: every device of the backend
-  Isolation isolation = kDefaultIsolation;
+  std::string devices;                 // "0,1,2,3"; empty: every device of the backend
+  std::optional<Isolation> isolation;  // unset: default_isolation() of the candidate
   int retries = 2;
   double timeout_s = 0;  // > 0: a fixed per-op timeout instead of the scaled one
   double timeout_base_s = 60;

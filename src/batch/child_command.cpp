@@ -1,9 +1,9 @@
 #include "batch/child_command.h"
 
-#include <initializer_list>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <initializer_list>
 #include <nlohmann/json.hpp>
 
 #include "batch/text_util.h"

@@ -1,6 +1,5 @@
 #include "batch/child_process.h"
 
-#include <initializer_list>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -9,6 +8,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <initializer_list>
 #include <map>
 #include <thread>
 

@@ -1,9 +1,9 @@
 #include "batch/interrupt.h"
 
-#include <initializer_list>
 #include <signal.h>
 
 #include <cstring>
+#include <initializer_list>
 
 namespace caliber {
 namespace {

@@ -112,7 +112,7 @@ OpStatus OpRunner::run(const OpEntry& op, Lane& lane) const {
   RunRequest all = base_request(op);
   all.timeout_s = op_timeout_s(plan_.options, op.shape_count, dtypes.empty() ? 3 : dtypes.size());
   std::vector<AttemptOutcome> attempts =
-      run_with_retries(all, lane, plan_.options.isolation == Isolation::kWorker);
+      run_with_retries(all, lane, plan_.isolation == Isolation::kWorker);
   const AttemptOutcome& last = attempts.back();
   status.attempts = static_cast<int>(attempts.size());
   status.exit_code = last.exit_code;

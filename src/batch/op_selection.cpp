@@ -1,10 +1,10 @@
 #include "batch/op_selection.h"
 
-#include <initializer_list>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <fstream>
+#include <initializer_list>
 #include <set>
 
 #include "batch/text_util.h"

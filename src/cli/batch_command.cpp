@@ -23,7 +23,7 @@ struct BatchCommandInput {
   BatchOptions options;
   std::string ops;
   std::string families;
-  std::string isolation = to_string(kDefaultIsolation);
+  std::string isolation;  // empty: default_isolation() of the candidate
   bool no_dismiss = false;
   bool no_progress = false;
 };
@@ -43,8 +43,9 @@ void add_batch_command(CLI::App& app, CommandAction& action) {
   cmd->add_flag("--no-dismiss", in->no_dismiss, "run dismissed ops too");
   cmd->add_option("--devices,--gpus", o.devices, "device indices, one lane each (e.g. 0,1,2,3)");
   cmd->add_option("--isolation", in->isolation,
-                  fmt::format("accepted: {} (default {})", isolation_choice().accepted(),
-                              to_string(kDefaultIsolation)));
+                  fmt::format("accepted: {} (default: worker with a python: candidate, "
+                              "else op)",
+                              isolation_choice().accepted()));
   cmd->add_option("--retries", o.retries, "retries of a failed op (default 2)");
   cmd->add_option("--timeout-s", o.timeout_s, "fixed per-op timeout (default: scaled)");
   cmd->add_option("--timeout-base-s", o.timeout_base_s, "scaled timeout: seconds per op");
@@ -59,7 +60,9 @@ void add_batch_command(CLI::App& app, CommandAction& action) {
       BatchOptions options = in->options;
       options.selection.ops = split_nonempty(in->ops, ',');
       options.selection.families = split_nonempty(in->families, ',');
-      options.isolation = isolation_choice().parse("--isolation", in->isolation);
+      if (!in->isolation.empty()) {
+        options.isolation = isolation_choice().parse("--isolation", in->isolation);
+      }
       options.use_dismiss_list = !in->no_dismiss;
       options.progress = !in->no_progress;
       options.command_line = own_command_line();

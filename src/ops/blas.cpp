@@ -47,12 +47,10 @@ void mm_inputs(const BuildContext& c, Args& a) {
   a.t = {ops::random(c, {g.m, g.k}), second_operand(c, {}, g.k, g.n)};
 }
 
+// A full [m, n] bias, as FlagGems' test_addmm.py builds it: with a broadcast [n] bias the
+// candidate takes another path (FlagGems' addmm ran 2.2 ms against 0.24 ms at 4096^3 on the H200,
+// 2026-11-29), so the two harnesses would not time the same case.
 void addmm_inputs(const BuildContext& c, Args& a) {
-  Gemm g = gemm_of(c);
-  a.t = {ops::random(c, {g.n}), ops::random(c, {g.m, g.k}), second_operand(c, {}, g.k, g.n)};
-}
-
-void addmm_inplace_inputs(const BuildContext& c, Args& a) {
   Gemm g = gemm_of(c);
   a.t = {ops::random(c, {g.m, g.n}), ops::random(c, {g.m, g.k}), second_operand(c, {}, g.k, g.n)};
 }
@@ -153,7 +151,7 @@ std::vector<OpDef> blas_ops() {
       blas("mm", mm_inputs, [](A& a) { return at::mm(a.t[0], a.t[1]); }).flops(mnk),
       blas("addmm", addmm_inputs, [](A& a) { return at::addmm(a.t[0], a.t[1], a.t[2]); })
           .flops(mnk),
-      blas("addmm_", addmm_inplace_inputs, [](A& a) { return a.t[0].addmm_(a.t[1], a.t[2]); })
+      blas("addmm_", addmm_inputs, [](A& a) { return a.t[0].addmm_(a.t[1], a.t[2]); })
           .flops(mnk)
           .inplace(),
       blas("bmm", bmm_inputs, [](A& a) { return at::bmm(a.t[0], a.t[1]); }).flops(mnk),
