@@ -156,7 +156,14 @@ Comparison compare_runs(const RunCollection& a, const RunCollection& b,
                    [](const RowComparison& x, const RowComparison& y) {
                      return effect_order(x) < effect_order(y);
                    });
-  for (const auto& r : out.rows) ++out.verdict_counts[r.verdict()];
+  for (const auto& r : out.rows) {
+    const std::string verdict = r.verdict();
+    ++out.verdict_counts[verdict];
+    if (r.pairing == Pairing::kCompared && r.a && r.b && r.a->status == "SUCCESS" &&
+        r.b->status == "SUCCESS") {
+      ++out.verdicts_by_timer[r.a->timer_used][verdict];
+    }
+  }
   out.geomeans = family_geomeans(out.rows);
   return out;
 }

@@ -60,6 +60,9 @@ struct Comparison {
   std::vector<RowComparison> rows;                // slowest first, unpaired last
   std::vector<FamilyGeomean> geomeans;
   std::map<std::string, size_t> verdict_counts;
+  // The judged rows (SAME, FAST, SLOW, UNSURE) per timer used: a screen's direct-timed rows carry
+  // the host launch path and agree far less often than its graph-timed ones.
+  std::map<std::string, std::map<std::string, size_t>> verdicts_by_timer;
 
   bool regressed() const;
 };

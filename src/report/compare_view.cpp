@@ -108,6 +108,7 @@ std::string compare_json(const Comparison& c) {
                           {"min_samples", v.min_samples}}},
                         {"allowed_mismatches", nlohmann::json::array()},
                         {"verdicts", c.verdict_counts},
+                        {"verdicts_by_timer", c.verdicts_by_timer},
                         {"regressed", c.regressed()},
                         {"geomeans", nlohmann::json::array()}};
   for (const auto& m : c.allowed_mismatches) {
@@ -156,6 +157,16 @@ std::string compare_text(const Comparison& c, bool color) {
       "effect {:.1f}%, noise limit {:.1f}%\n",
       c.rows.size(), fmt::join(counts, ", "), 100 * v.confidence, 100 * v.min_effect,
       100 * v.max_noise);
+  std::vector<std::string> shares;
+  for (const auto& [timer, verdicts] : c.verdicts_by_timer) {
+    size_t judged = 0;
+    for (const auto& [verdict, n] : verdicts) judged += n;
+    auto same = verdicts.find("SAME");
+    const size_t n_same = same == verdicts.end() ? 0 : same->second;
+    shares.push_back(fmt::format("{} {} rows, {:.1f}% SAME", timer.empty() ? "?" : timer, judged,
+                                 judged ? 100.0 * static_cast<double>(n_same) / judged : 0.0));
+  }
+  if (!shares.empty()) out += fmt::format("by timer used: {}\n", fmt::join(shares, "; "));
   return out;
 }
 

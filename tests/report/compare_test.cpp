@@ -52,6 +52,22 @@ TEST_F(CompareRuns, PairsRowsByKeyAndJudgesEach) {
   EXPECT_EQ(c.verdict_counts.at("SLOW"), 1u);
 }
 
+TEST_F(CompareRuns, CountsTheJudgedRowsPerTimerUsed) {
+  auto direct_a = test_row("sort", "sort", synthetic_samples(1.0, 0.01, 100, 3));
+  auto direct_b = test_row("sort", "sort", synthetic_samples(1.3, 0.01, 100, 4));
+  direct_a.timer_used = direct_b.timer_used = "direct";
+  auto c = run({test_row("mm", "blas", synthetic_samples(1.0, 0.01, 100, 1)), direct_a,
+                test_row("sum", "reduction", synthetic_samples(1.0, 0.01, 100, 5))},
+               {test_row("mm", "blas", synthetic_samples(1.0, 0.01, 100, 2)), direct_b});
+  EXPECT_EQ(c.verdicts_by_timer.at("graph").at("SAME"), 1u);
+  EXPECT_EQ(c.verdicts_by_timer.at("direct").at("SLOW"), 1u);
+  EXPECT_EQ(c.verdicts_by_timer.at("graph").count("ONLY_A"), 0u);  // unpaired rows are not judged
+  EXPECT_NE(compare_text(c, false).find("by timer used: direct 1 rows, 0.0% SAME; graph 1 rows, "
+                                        "100.0% SAME"),
+            std::string::npos)
+      << compare_text(c, false);
+}
+
 TEST_F(CompareRuns, RepeatedShapesPairInOrder) {
   auto a1 = test_row("mm", "blas", synthetic_samples(1.0, 0.01, 100, 1));
   auto a2 = test_row("mm", "blas", synthetic_samples(2.0, 0.01, 100, 2));
