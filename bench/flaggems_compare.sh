@@ -19,8 +19,9 @@
 #   compare.log          every step, versions, settings and timings
 #   caliber.log          caliber batch's output
 #   caliber_runs.tgz     caliber's batch directory (results.jsonl, run_identity.json per op)
-#   flaggems.log         pytest's output (FlagGems' printed tables)
-#   flaggems_records.tgz FlagGems' --record log files
+#   flaggems.log         pytest's output (FlagGems' printed tables; `caliber summary` reads them)
+# No --record: FlagGems names that log file after the whole command line, too long for 36 files.
+# Then, here: bench/flaggems_table.py joins the two summaries case by case (docs/flaggems.md).
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${OUT:-$here/bench/out}
@@ -109,7 +110,6 @@ run_flaggems() {
     --warmup "$warmup_ms" --iter "$iter_ms" "${dtype_flags[@]}" -s -p no:cacheprovider \
     >"$OUT/flaggems.log" 2>&1)
   echo "FlagGems pytest exit $?" | tee -a "$log"
-  # No --record: its log file is named after the whole command line, too long for 36 files.
 }
 
 case "$part" in
