@@ -36,16 +36,14 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::vector<std::string> kRunKnobs = {"backend",      "level",        "dtypes",
-                                            "shape_mode",   "shape_file",   "op",
-                                            "node",         "timer",        "enable_graph",
-                                            "cache",        "policy",       "return_mode",
-                                            "quantiles",    "repeat",       "warmup_ms",
-                                            "rep_ms",       "noise_target", "min_samples",
-                                            "min_time_s",   "max_time_s",   "throttle_fraction",
-                                            "tuner",        "tuner_file",   "isolate_tuner_cache",
-                                            "use_flagtune", "device",       "out_dir",
-                                            "candidate",    "shard"};
+// clang-format off
+const std::vector<std::string> kRunKnobs = {
+    "backend", "level", "dtypes", "shape_mode", "shape_file", "op", "node", "timer",
+    "enable_graph", "cache", "policy", "return_mode", "quantiles", "repeat", "warmup_ms", "rep_ms",
+    "noise_target", "min_samples", "min_time_s", "max_time_s", "throttle_fraction", "flush_mb",
+    "tuner", "tuner_file", "isolate_tuner_cache", "use_flagtune", "device", "out_dir", "candidate",
+    "shard"};
+// clang-format on
 
 constexpr double kMiB = 1024.0 * 1024.0;
 
@@ -113,7 +111,7 @@ RunPlan plan_run(const FlagValues& flags, const EnvLookup& env) {
   p.dtypes = resolve_dtypes(k, *p.op);
   p.shapes = resolve_op_shapes(*p.op, shape_sources(k, p.backend->name));
   p.case_indices = shard_cases(k.shard, p.shapes.cases.size());
-  if (k.cache == CacheState::kCold && !p.timers.l2_flush && p.backend->name != "cpu") {
+  if (k.cache == CacheState::kCold && !p.timers.l2_flush) {
     throw_usage("--cache: 'cold' needs a cache flush, which backend {} lacks (accepted: hot)",
                 p.backend->name);
   }
@@ -158,7 +156,7 @@ RunIdentity identity_of(const RunPlan& p, const std::string& provider_version,
   id.runtime_version = p.backend->name == "cuda" ? torch_cuda_runtime_version() : "";
   id.torch_version = torch_version();
   id.timer = to_string(p.timers.primary);
-  id.cache = to_string(p.knobs.cache);
+  id.cache = cache_caliber(p.knobs.cache, p.knobs.flush_mb);
   id.repeat = p.knobs.repeat;
   id.policy = to_string(p.knobs.policy);
   id.level = to_string(p.knobs.level);
@@ -286,7 +284,7 @@ int run_planned(RunPlan& p, const std::string& command_line, bool progress) {
         row.dtype = dtype_name(dtype);
         row.shape_desc = p.shapes.shape_desc;
         row.timer_requested = to_string(p.timers.primary);
-        row.cache = to_string(p.knobs.cache);
+        row.cache = cache_caliber(p.knobs.cache, p.knobs.flush_mb);
         row.policy = to_string(p.knobs.policy);
         row.repeat = p.knobs.repeat;
         row.size_detail = shape.label();

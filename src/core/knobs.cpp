@@ -117,6 +117,7 @@ std::vector<KnobDef> make_table() {
       double_knob("min_time_s", "--min-time", 0, 3600, &Knobs::min_time_s),
       double_knob("max_time_s", "--max-time", 0.001, 3600, &Knobs::max_time_s),
       double_knob("throttle_fraction", "--throttle-fraction", 0, 1, &Knobs::throttle_fraction),
+      double_knob("flush_mb", "--flush-mb", 0, 65536, &Knobs::flush_mb),
       choice_knob("tuner", "--tuner", "", tuner_choice(), &Knobs::tuner),
       string_knob("tuner_file", "--tuner-file", "", "a TunableOp results file", &Knobs::tuner_file),
       bool_knob("isolate_tuner_cache", "--isolate-tuner-cache", "ZL_ISOLATE_TUNER_CACHE",
@@ -135,6 +136,12 @@ std::vector<KnobDef> make_table() {
 }
 
 }  // namespace
+
+std::string cache_caliber(CacheState cache, double flush_mb) {
+  std::string text = to_string(cache);
+  if (cache == CacheState::kCold && flush_mb > 0) text += fmt::format(",flush_mb={}", flush_mb);
+  return text;
+}
 
 const std::vector<KnobDef>& knob_table() {
   static const std::vector<KnobDef> table = make_table();
@@ -176,6 +183,11 @@ Knobs resolve_knobs(const FlagValues& flags, const EnvLookup& env,
       }
     }
     knobs.sources[def.name] = "default";
+  }
+  if (knobs.flush_mb > 0 && knobs.cache != CacheState::kCold) {
+    throw_usage(
+        "--flush-mb: '{}' sizes the flush of the cold cache (accepted with --cache cold only)",
+        knobs.flush_mb);
   }
   if (knobs.max_time_s < knobs.min_time_s) {
     throw_usage("--max-time: {} is below --min-time {} (accepted: max >= min)", knobs.max_time_s,

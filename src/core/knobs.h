@@ -11,6 +11,10 @@
 
 namespace caliber {
 
+// The cache state as a caliber: "hot", "cold", or "cold,flush_mb=256" when the flush size was
+// chosen (it changes host-bound numbers, so the compare gate must see it).
+std::string cache_caliber(CacheState cache, double flush_mb);
+
 // Every setting a user can give, resolved from flags first, then the environment names the
 // Python harness honoured, then defaults. Validation happens here, before any device work.
 struct Knobs {
@@ -35,6 +39,9 @@ struct Knobs {
   double min_time_s = 0.01;
   double max_time_s = 1.0;
   double throttle_fraction = 0.9;
+  // Cold cache: MiB overwritten before each sample; 0 is the device's own choice (twice the L2 on
+  // CUDA). triton's do_bench overwrites 256 MB, and a host-bound call hides behind it.
+  double flush_mb = 0;
   TunerMode tuner = TunerMode::kOff;
   std::string tuner_file;
   bool isolate_tuner_cache = false;

@@ -25,7 +25,8 @@ ResultRow base_row(const OpDef& op, DType dtype, const std::string& desc,
   row.dtype = dtype_name(dtype);
   row.shape_desc = desc;
   row.timer_requested = to_string(setup.plan.primary);
-  row.cache = to_string(setup.measure.cache);
+  row.cache = cache_caliber(setup.measure.cache,
+                            static_cast<double>(setup.measure.flush_bytes) / (1024.0 * 1024.0));
   row.policy = to_string(setup.measure.sampling.policy);
   row.repeat = setup.measure.repeat;
   if (op.inplace()) row.markers.push_back("inplace[graph/batch reuse output]");

@@ -83,8 +83,9 @@ class DeviceApi {
   virtual std::vector<double> kernel_time_each(const Call& call, int calls,
                                                const Call& before_each) = 0;
 
-  // Overwrites a buffer at least the size of the device's last-level cache.
-  virtual void flush_cache() = 0;
+  // Overwrites `bytes` of device memory (0: the device's own size, at least its last-level
+  // cache), so that the next sample starts with a cold cache.
+  virtual void flush_cache(uint64_t bytes) = 0;
 
   // Current and maximum SM clock, where the backend can read them.
   virtual std::optional<int> sm_clock_mhz() = 0;

@@ -23,7 +23,7 @@ struct TimerContext {
   Call before_each() const {
     if (options.cache != CacheState::kCold) return {};
     DeviceApi* device = &api;
-    return [device] { device->flush_cache(); };
+    return [device, bytes = options.flush_bytes] { device->flush_cache(bytes); };
   }
 };
 

@@ -235,6 +235,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"UnsupportedDtype", "--op mm --dtypes bool", "", "--dtypes"},
         BadInput{"OneUnsupportedDtype", "--op mm --dtypes float32,int32", "", "--dtypes"},
         BadInput{"TunerOnCpu", "--op mm --tuner record", "", "--tuner"},
+        // The host has no cache flush in its capabilities: refused before the run starts.
+        BadInput{"ColdCacheOnCpu", "--op mm --cache cold", "", "--cache"},
+        BadInput{"FlushSizeWithoutColdCache", "--op mm --flush-mb 64", "", "--flush-mb"},
         BadInput{"Shard", "--op mm --shard 2/2", "", "--shard"},
         BadInput{"CandidateKind", "--op mm --candidate nosuch:thing", "", "--candidate"}),
     [](const ::testing::TestParamInfo<BadInput>& info) { return info.param.name; });

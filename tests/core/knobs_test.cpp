@@ -64,6 +64,17 @@ TEST(Knobs, HonoursThePythonHarnessEnvironmentNames) {
   EXPECT_EQ(k.sources.at("level"), "BENCH_LEVEL");
 }
 
+TEST(Knobs, FlushSizeIsPartOfTheColdCaliberAndNeedsIt) {
+  Knobs k = resolve_knobs({{"cache", "cold"}, {"flush_mb", "256"}}, env_of({}));
+  EXPECT_EQ(cache_caliber(k.cache, k.flush_mb), "cold,flush_mb=256");
+  Knobs d = resolve_knobs({{"cache", "cold"}}, env_of({}));
+  EXPECT_EQ(cache_caliber(d.cache, d.flush_mb), "cold");
+  EXPECT_THAT(usage_message({{"flush_mb", "256"}}, env_of({})),
+              HasSubstr("--flush-mb: '256' sizes the flush of the cold cache"));
+  EXPECT_THAT(usage_message({{"cache", "cold"}, {"flush_mb", "-1"}}, env_of({})),
+              HasSubstr("--flush-mb"));
+}
+
 TEST(Knobs, FlagWinsOverEnvironment) {
   Knobs k = resolve_knobs({{"level", "core"}}, env_of({{"BENCH_LEVEL", "comprehensive"}}));
   EXPECT_EQ(k.level, Level::kCore);

@@ -25,6 +25,7 @@ class FakeDeviceApi : public DeviceApi {
   // Host launch path of a graph replay; a replay launched onto an idle device waits for it.
   double graph_launch_gap_ms = 0.05;
   std::vector<std::string> log;
+  std::vector<uint64_t> flushed_bytes;  // the size asked of each flush (0: the device's own)
 
   // Scripted failures.
   std::optional<DeviceError> capture_error;  // thrown by capture() after the calls ran
@@ -95,8 +96,9 @@ class FakeDeviceApi : public DeviceApi {
     return {.deadlocked = false, .total_ms = total};
   }
 
-  void flush_cache() override {
+  void flush_cache(uint64_t bytes) override {
     log.push_back("flush");
+    flushed_bytes.push_back(bytes);
     now_ms_ += 0.01;
   }
 

@@ -90,6 +90,16 @@ TEST(DirectTimer, ColdCacheFlushesOutsideTheTimedRegionBeforeEverySample) {
   EXPECT_TRUE(flushed_before_every_sample(api.log));
 }
 
+TEST(DirectTimer, ColdCacheFlushesTheSizeAsked) {
+  FakeDeviceApi api;
+  MeasureOptions options = test_options();
+  options.cache = CacheState::kCold;
+  options.flush_bytes = 256u << 20;
+  measure(api, plan_for(Timer::kDirect), options, [] {});
+  ASSERT_FALSE(api.flushed_bytes.empty());
+  for (uint64_t bytes : api.flushed_bytes) EXPECT_EQ(bytes, 256u << 20);
+}
+
 TEST(DirectTimer, HotCacheNeverFlushes) {
   FakeDeviceApi api;
   measure(api, plan_for(Timer::kDirect), test_options(), [] {});

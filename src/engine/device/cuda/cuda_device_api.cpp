@@ -218,11 +218,16 @@ class CudaDeviceApi : public DeviceApi {
     return samples;
   }
 
-  void flush_cache() override {
+  void flush_cache(uint64_t bytes) override {
+    // By default twice the L2 size: a write-back cache holding any of the op's lines after this
+    // is unlikely, and one L2 size is the floor the caliber promises.
+    const uint64_t want = bytes > 0 ? bytes : std::max<uint64_t>(2 * l2_bytes_, 8u << 20);
+    if (flush_buffer_ != nullptr && flush_bytes_ != want) {
+      check(cudaFree(flush_buffer_), "flush", "cudaFree");
+      flush_buffer_ = nullptr;
+    }
     if (flush_buffer_ == nullptr) {
-      // Twice the L2 size: a write-back cache holding any of the op's lines after this is
-      // unlikely, and one L2 size is the floor the caliber promises.
-      flush_bytes_ = std::max<uint64_t>(2 * l2_bytes_, 8u << 20);
+      flush_bytes_ = want;
       check(cudaMalloc(&flush_buffer_, flush_bytes_), "flush", "cudaMalloc");
     }
     flush_value_ ^= 1;
@@ -250,7 +255,7 @@ class CudaDeviceApi : public DeviceApi {
     cudaGetLastError();  // a non-sticky error from the failed attempt is not the question
     // Real work round trip: a sticky context error fails here.
     try {
-      flush_cache();
+      flush_cache(flush_bytes_);
       synchronize();
     } catch (const std::exception&) {
       return false;

@@ -45,9 +45,13 @@ class HostDeviceApi : public DeviceApi {
     throw DeviceError("kernel", "the host has no kernel activity tracing");
   }
 
-  void flush_cache() override {
+  void flush_cache(uint64_t bytes) override {
     constexpr size_t kFlushBytes = 512u << 20;  // larger than any server CPU's last-level cache
-    if (flush_buffer_.empty()) flush_buffer_.resize(kFlushBytes);
+    const size_t want = bytes > 0 ? static_cast<size_t>(bytes) : kFlushBytes;
+    if (flush_buffer_.size() != want) {
+      flush_buffer_.assign(want, 0);
+      flush_buffer_.shrink_to_fit();
+    }
     std::memset(flush_buffer_.data(), ++flush_value_, flush_buffer_.size());
   }
 
