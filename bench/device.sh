@@ -3,7 +3,7 @@
 # then run the named stages, logging under $OUT. At most 8 files come back from a device call, so
 # each stage writes into $OUT/work/<stage>/ and the folder is packed into $OUT/<stage>.tgz.
 #
-#   bench/device.sh verify runs          # stages: devices verify runs tuner timers screen
+#   bench/device.sh verify runs          # stages: devices verify runs tuner timers screen blas_ab flaggems warmup_blas
 #   bench/device.sh core:worker:0,1:w2a core:op:0,1:op2 compare:w2a:op2 flaggems
 #
 # Screens (`core:ISOLATION:DEVICES:NAME`) go to runs/device/NAME, a git-ignored folder that stays
@@ -155,17 +155,6 @@ for stage in "$@"; do
       timed compare_off_replay "$caliber" compare "$dir/off" "$dir/replay" \
         --allow-mismatch tuner_mode -o "$dir/compare"
       head -40 "$dir/compare_off_replay.txt" ;;
-    full)
-      # The whole corpus at level core on every visible GPU.
-      gpus=$(nvidia-smi -L | wc -l)
-      devices=$(seq -s, 0 $((gpus - 1)))
-      timed "full_core_${gpus}gpu" "$caliber" batch --level core --devices "$devices" \
-        --isolation "${ISOLATION:-worker}" --policy "${POLICY:-fixed}" --no-progress \
-        --out "$dir/screen"
-      tail -5 "$dir/full_core_${gpus}gpu.txt"
-      awk -F, 'NR>1{print $2}' "$dir/screen/ops_status.csv" | sort | uniq -c
-      timed summary "$caliber" summary "$dir/screen" -q
-      wc -l "$dir/screen/summary.csv" ;;
     *)
       echo "unknown stage $stage" ;;
   esac

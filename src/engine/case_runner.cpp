@@ -25,8 +25,7 @@ ResultRow base_row(const OpDef& op, DType dtype, const std::string& desc,
   row.dtype = dtype_name(dtype);
   row.shape_desc = desc;
   row.timer_requested = to_string(setup.plan.primary);
-  row.cache = cache_caliber(setup.measure.cache,
-                            static_cast<double>(setup.measure.flush_bytes) / (1024.0 * 1024.0));
+  row.cache = cache_caliber(setup.measure.cache, setup.measure.flush_mb);
   row.policy = to_string(setup.measure.sampling.policy);
   row.repeat = setup.measure.repeat;
   if (op.inplace()) row.markers.push_back("inplace[graph/batch reuse output]");

@@ -11,7 +11,7 @@ MeasureOptions measure_options_from_knobs(const Knobs& knobs, std::string op,
   options.classifier = std::move(classifier);
   options.capture_denied = capture_denied;
   options.cache = knobs.cache;
-  options.flush_bytes = static_cast<uint64_t>(knobs.flush_mb * 1024 * 1024);
+  options.flush_mb = knobs.flush_mb;
   options.sampling = SamplingSettings{.policy = knobs.policy,
                                       .warmup_ms = knobs.warmup_ms,
                                       .rep_ms = knobs.rep_ms,

@@ -33,7 +33,7 @@ struct MeasureOptions {
   FailureClassifier classifier{{}};
   bool capture_denied = false;  // the op is on the capture deny list: never attempt a capture
   CacheState cache = CacheState::kHot;
-  uint64_t flush_bytes = 0;  // cold cache: bytes overwritten before each sample; 0: the device's
+  double flush_mb = 0;  // cold cache: MiB overwritten before each sample; 0: the device's size
   SamplingSettings sampling;
   ReturnMode return_mode = ReturnMode::kMedian;
   std::vector<double> quantiles;

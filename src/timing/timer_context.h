@@ -23,7 +23,8 @@ struct TimerContext {
   Call before_each() const {
     if (options.cache != CacheState::kCold) return {};
     DeviceApi* device = &api;
-    return [device, bytes = options.flush_bytes] { device->flush_cache(bytes); };
+    const auto bytes = static_cast<uint64_t>(options.flush_mb * 1024 * 1024);
+    return [device, bytes] { device->flush_cache(bytes); };
   }
 };
 

@@ -94,7 +94,7 @@ TEST(DirectTimer, ColdCacheFlushesTheSizeAsked) {
   FakeDeviceApi api;
   MeasureOptions options = test_options();
   options.cache = CacheState::kCold;
-  options.flush_bytes = 256u << 20;
+  options.flush_mb = 256;
   measure(api, plan_for(Timer::kDirect), options, [] {});
   ASSERT_FALSE(api.flushed_bytes.empty());
   for (uint64_t bytes : api.flushed_bytes) EXPECT_EQ(bytes, 256u << 20);
