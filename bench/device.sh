@@ -3,7 +3,7 @@
 # then run the named stages, logging under $OUT. At most 8 files come back from a device call, so
 # each stage writes into $OUT/work/<stage>/ and the folder is packed into $OUT/<stage>.tgz.
 #
-#   bench/device.sh verify runs          # stages: devices verify runs tuner timers screen blas_ab flaggems warmup_blas
+#   bench/device.sh verify runs          # stages: devices verify runs backward tuner timers screen blas_ab flaggems warmup_blas
 #   bench/device.sh core:worker:0,1:w2a core:op:0,1:op2 compare:w2a:op2 flaggems
 #
 # Screens (`core:ISOLATION:DEVICES:NAME`) go to runs/device/NAME, a git-ignored folder that stays
@@ -80,9 +80,19 @@ for stage in "$@"; do
       # Issue 8: caliber --candidate python:flag_gems and FlagGems' own pytest on the same ops,
       # at once on two GPUs when there are two (one after the other otherwise).
       budget=$(left)
+      # FLUSH_MB=N: GPU 0 then runs caliber's part again with --flush-mb N (do_bench flushes
+      # 256 MB), each of the two with half the time.
       if [ "$(nvidia-smi -L | wc -l)" -ge 2 ]; then
-        CUDA_VISIBLE_DEVICES=0 PART=caliber OUT=$dir/caliber CALIBER_VALIDATE_BUDGET_S=$budget \
-          CALIBER_DEVICE_BUILD=$build bash "$here/bench/flaggems_compare.sh" &
+        (
+          first=$budget
+          [ -n "${FLUSH_MB:-}" ] && first=$((budget / 2))
+          CUDA_VISIBLE_DEVICES=0 PART=caliber OUT=$dir/caliber CALIBER_VALIDATE_BUDGET_S=$first \
+            CALIBER_DEVICE_BUILD=$build bash "$here/bench/flaggems_compare.sh"
+          [ -z "${FLUSH_MB:-}" ] || CUDA_VISIBLE_DEVICES=0 PART=caliber OUT=$dir/caliber_flush \
+            CALIBER_VALIDATE_BUDGET_S=$(($(left) + 15)) CALIBER_DEVICE_BUILD=$build \
+            CALIBER_FLAGS="--timer direct --cache cold --flush-mb $FLUSH_MB" \
+            bash "$here/bench/flaggems_compare.sh"
+        ) &
         CUDA_VISIBLE_DEVICES=1 PART=flaggems OUT=$dir/flaggems CALIBER_VALIDATE_BUDGET_S=$budget \
           bash "$here/bench/flaggems_compare.sh"
         wait
@@ -102,6 +112,14 @@ for stage in "$@"; do
       find "$screens/warmup_mm" -name 'tunableop_results*.csv' -exec wc -l {} +
       pack_screen warmup_mm
       mv "$OUT/work/warmup_mm.tgz" "$dir/" ;;
+    backward)
+      # Backward ops under the graph timer: captured (timer used: graph) or refused (fallback).
+      for op in ${BACKWARD_OPS:-softmax_backward mm_backward layer_norm_backward}; do
+        timed "run_$op" "$caliber" run --op "$op" --timer graph --dtypes float16 --no-progress \
+          --out "$dir/$op"
+        grep -c '"timer_used":"graph"' "$dir/$op/results.jsonl"
+        grep -o 'fallback\[[^]]*\]' "$dir/$op/results.jsonl" | sort | uniq -c
+      done ;;
     devices)
       timed devices "$caliber" devices
       timed devices_json "$caliber" devices --json

@@ -1,6 +1,7 @@
 #include "engine/device/cuda/cuda_device_api.h"
 
 #include <c10/cuda/CUDAFunctions.h>
+#include <c10/cuda/CUDAGuard.h>
 #include <c10/cuda/CUDAStream.h>
 #include <cuda_runtime_api.h>
 
@@ -9,6 +10,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "backend/cuda_enumeration.h"
@@ -71,6 +73,13 @@ class CudaDeviceApi : public DeviceApi {
   CudaDeviceApi(int device_index, const DeviceInfo& info)
       : device_index_(device_index), max_sm_clock_mhz_(info.max_sm_clock_mhz) {
     c10::cuda::set_device(static_cast<c10::DeviceIndex>(device_index));
+    // Everything from here on (inputs, untimed calls, timed calls, captures) runs on one pool
+    // stream rather than the legacy default stream. Autograd runs a backward node on the stream
+    // its forward ran on, so a backward op's forward must already sit on a stream that can be
+    // captured: with the forward on the default stream, the capture of every one of the 27
+    // backward ops was refused and they fell back to `direct` (H200, 2026-11-29).
+    work_stream_.emplace(c10::cuda::getStreamFromPool(/*isHighPriority=*/false,
+                                                      static_cast<c10::DeviceIndex>(device_index)));
     l2_bytes_ = info.l2_cache_bytes;
     if (l2_bytes_ == 0) {
       int bytes = 0;
@@ -277,6 +286,7 @@ class CudaDeviceApi : public DeviceApi {
   int flush_value_ = 0;
   volatile int* flags_ = nullptr;
   volatile int* device_flags_ = nullptr;
+  std::optional<c10::cuda::CUDAStreamGuard> work_stream_;
 };
 
 }  // namespace

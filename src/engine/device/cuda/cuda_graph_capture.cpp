@@ -80,8 +80,13 @@ void abandon_capture(at::cuda::CUDAGraph& graph, c10::cuda::CUDAStream stream,
 std::unique_ptr<CapturedGraph> capture_cuda_graph(const Call& call, int calls, int device_index) {
   auto device = static_cast<c10::DeviceIndex>(device_index);
   c10::cuda::CUDAStream current = c10::cuda::getCurrentCUDAStream(device);
-  c10::cuda::CUDAStream side = c10::cuda::getStreamFromPool(/*isHighPriority=*/false, device);
-  join(side, current, "warmup");
+  // Capture on the current stream when it can be captured (the device API's work stream), so
+  // that work whose stream was fixed before the capture (a backward op's autograd nodes) lands
+  // in the graph; only the default stream needs a side stream.
+  bool on_default = current == c10::cuda::getDefaultCUDAStream(device);
+  c10::cuda::CUDAStream side =
+      on_default ? c10::cuda::getStreamFromPool(/*isHighPriority=*/false, device) : current;
+  if (on_default) join(side, current, "warmup");
   auto graph = std::make_unique<at::cuda::CUDAGraph>();
   {
     c10::cuda::CUDAStreamGuard on_side(side);
@@ -105,7 +110,7 @@ std::unique_ptr<CapturedGraph> capture_cuda_graph(const Call& call, int calls, i
       throw DeviceError("capture", message);
     }
   }
-  join(current, side, "capture");
+  if (on_default) join(current, side, "capture");
   return std::make_unique<CudaCapturedGraph>(std::move(graph), device_index);
 }
 
