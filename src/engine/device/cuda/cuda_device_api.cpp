@@ -9,6 +9,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -68,6 +69,19 @@ class Watchdog {
   std::thread thread_;
 };
 
+// One stream per device for the whole process: the caching allocator reuses a freed block only on
+// the stream it was allocated on, so a worker that took a new pool stream per op would keep up to
+// 32 pools' worth of cached memory.
+c10::cuda::CUDAStream work_stream(c10::DeviceIndex device) {
+  static std::map<c10::DeviceIndex, c10::cuda::CUDAStream> streams;
+  auto it = streams.find(device);
+  if (it == streams.end()) {
+    it = streams.emplace(device, c10::cuda::getStreamFromPool(/*isHighPriority=*/false, device))
+             .first;
+  }
+  return it->second;
+}
+
 class CudaDeviceApi : public DeviceApi {
  public:
   CudaDeviceApi(int device_index, const DeviceInfo& info)
@@ -78,8 +92,7 @@ class CudaDeviceApi : public DeviceApi {
     // its forward ran on, so a backward op's forward must already sit on a stream that can be
     // captured: with the forward on the default stream, the capture of every one of the 27
     // backward ops was refused and they fell back to `direct` (H200, 2026-11-29).
-    work_stream_.emplace(c10::cuda::getStreamFromPool(/*isHighPriority=*/false,
-                                                      static_cast<c10::DeviceIndex>(device_index)));
+    work_stream_.emplace(work_stream(static_cast<c10::DeviceIndex>(device_index)));
     l2_bytes_ = info.l2_cache_bytes;
     if (l2_bytes_ == 0) {
       int bytes = 0;
