@@ -6,10 +6,14 @@
 #include <ftw.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -142,10 +146,15 @@ inline void write_sample_batch(const std::filesystem::path& dir, double candidat
 // A fresh directory under the system temp dir, removed when the object goes.
 class TempDir {
  public:
+  // mkdtemp rather than pid and counter: pids wrap (pid_max is 32768 on the test machine) and a
+  // test process that crashed leaves its directory behind, which a later process with the same pid
+  // then silently shared, stale files included.
   explicit TempDir(const std::string& name) {
-    path_ = std::filesystem::temp_directory_path() /
-            (name + "-" + std::to_string(::getpid()) + "-" + std::to_string(counter()++));
-    std::filesystem::create_directories(path_);
+    std::string pattern = (std::filesystem::temp_directory_path() / (name + "-XXXXXX")).string();
+    if (::mkdtemp(pattern.data()) == nullptr) {
+      throw std::runtime_error("mkdtemp " + pattern + ": " + std::strerror(errno));
+    }
+    path_ = pattern;
   }
   // nftw rather than std::filesystem::remove_all: binaries that link libtorch resolve the
   // latter to the copy libtorch exports, which crashes.
@@ -159,10 +168,6 @@ class TempDir {
   std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
 
  private:
-  static int& counter() {
-    static int n = 0;
-    return n;
-  }
   std::filesystem::path path_;
 };
 
