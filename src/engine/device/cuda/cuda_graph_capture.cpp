@@ -1,5 +1,6 @@
 #include "engine/device/cuda/cuda_graph_capture.h"
 
+#include <ATen/core/CachingHostAllocator.h>
 #include <ATen/cuda/CUDAGraph.h>
 #include <c10/cuda/CUDACachingAllocator.h>
 #include <c10/cuda/CUDAGuard.h>
@@ -71,6 +72,30 @@ void abandon_capture(at::cuda::CUDAGraph& graph, c10::cuda::CUDAStream stream,
     c10::cuda::CUDACachingAllocator::endAllocateToPool(device, pool);
   } catch (...) {
     // capture_end got that far already.
+  }
+  // torch's CUDAGraph releases its pool only after a capture that ended (its destructor does it
+  // then, so releasing here too would drop the count below zero); without this, every refused
+  // capture kept its pool's memory reserved for the rest of the process (a worker on the H200
+  // went from 1 to 25.7 GiB reserved over isin and unique, 2026-11-30). Released, the pool's
+  // blocks go back to the device at the next empty_cache, or when an allocation would fail.
+  bool ended = true;
+  try {
+    graph.pool();  // throws unless the capture ended
+  } catch (...) {
+    ended = false;
+  }
+  if (!ended) {
+    at::HostAllocator* host = at::getHostAllocator(at::kCUDA);  // capture_begin routed it too
+    auto quietly = [](auto&& step) {
+      try {
+        step();
+      } catch (...) {
+        // Not made, or already ended by capture_end: nothing to undo.
+      }
+    };
+    quietly([&] { c10::cuda::CUDACachingAllocator::releasePool(device, pool); });
+    quietly([&] { host->end_allocate_to_pool(pool); });
+    quietly([&] { host->release_pool(pool); });
   }
   cudaGetLastError();  // clear the capture error so that the next call does not inherit it
 }
