@@ -17,12 +17,12 @@ namespace caliber {
 enum class Isolation { kOp, kWorker };
 
 // The isolation when --isolation is not given: a persistent worker for a python: candidate,
-// a process per op otherwise. Measured on the H200, 2026-11-29 (docs/results.md): a process per
-// op costs 0.81 s more per op than a worker (251 ops: 523.8 s against 319.7 s), and a Python
-// candidate's import 11.5 s more again, which a worker pays once. Without a Python candidate the
-// numbers decide: two worker screens agreed (graph-timed rows 94.6% SAME, geomean 1.0005), but
-// a worker timed the launch-bound (< 10 us) graph rows 3% slower than fresh processes did, for a
-// reason not yet established, so a fresh process stays the reference.
+// a process per op otherwise. Measured on 2 x H200, 2026-11-30 (docs/results.md): the core corpus
+// took 365.5 s in processes and 199.2 s in workers (1.04 s more per op), and a Python candidate's
+// import costs 11.5 s more per process, which a worker pays once. Without a Python candidate the
+// numbers decide: fresh processes and workers disagree beyond run-to-run noise on some families
+// (loss 5.5%; graph rows 89.5% SAME against 94.3% between two worker screens), for a reason not
+// established, and a fresh process per op is what the old harness did, so it stays the reference.
 Isolation default_isolation(const std::string& candidate);
 
 const Choice<Isolation>& isolation_choice();
