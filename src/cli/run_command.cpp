@@ -278,16 +278,7 @@ int run_planned(RunPlan& p, const std::string& command_line, bool progress) {
         rows = runner.run_case(shape, dtype, p.shapes.shape_desc);
       } catch (const Error& e) {
         if (e.kind() != ErrorKind::kDeviceFatal) throw;
-        ResultRow row;
-        row.op = p.op->name();
-        row.family = to_string(p.op->family());
-        row.dtype = dtype_name(dtype);
-        row.shape_desc = p.shapes.shape_desc;
-        row.timer_requested = to_string(p.timers.primary);
-        row.cache = cache_caliber(p.knobs.cache, p.knobs.flush_mb);
-        row.policy = to_string(p.knobs.policy);
-        row.repeat = p.knobs.repeat;
-        row.size_detail = shape.label();
+        ResultRow row = runner.case_row(shape, dtype, p.shapes.shape_desc);
         row.status = "FAILED";
         row.error = error_summary(e.what());
         row.markers.push_back("DEVICE_FATAL");

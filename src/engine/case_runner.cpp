@@ -17,21 +17,6 @@
 namespace caliber {
 namespace {
 
-ResultRow base_row(const OpDef& op, DType dtype, const std::string& desc,
-                   const CaseRunner::Setup& setup) {
-  ResultRow row;
-  row.op = op.name();
-  row.family = to_string(op.family());
-  row.dtype = dtype_name(dtype);
-  row.shape_desc = desc;
-  row.timer_requested = to_string(setup.plan.primary);
-  row.cache = cache_caliber(setup.measure.cache, setup.measure.flush_mb);
-  row.policy = to_string(setup.measure.sampling.policy);
-  row.repeat = setup.measure.repeat;
-  if (op.inplace()) row.markers.push_back("inplace[graph/batch reuse output]");
-  return row;
-}
-
 void fill_rates(ResultRow& row, double bytes, double flops,
                 const std::optional<DevicePeaks>& peaks) {
   if (row.latency_ms <= 0) return;
@@ -65,6 +50,20 @@ void thin_samples(ResultRow& row, size_t keep) {
 CaseRunner::CaseRunner(const OpDef& op, DeviceApi& device, Setup setup)
     : op_(op), device_(device), setup_(std::move(setup)) {}
 
+ResultRow CaseRunner::case_row(const ShapeCase& shape, DType dtype, const std::string& desc) const {
+  ResultRow row;
+  row.op = op_.name();
+  row.family = to_string(op_.family());
+  row.dtype = dtype_name(dtype);
+  row.shape_desc = desc;
+  row.timer_requested = to_string(setup_.plan.primary);
+  row.cache = cache_caliber(setup_.measure.cache, setup_.measure.flush_mb);
+  row.policy = to_string(setup_.measure.sampling.policy);
+  row.repeat = setup_.measure.repeat;
+  row.size_detail = shape.label();
+  return row;
+}
+
 ResultRow CaseRunner::measured_row(ResultRow row, const std::string& provider,
                                    const std::function<void()>& call, double bytes, double flops) {
   row.provider = provider;
@@ -81,8 +80,8 @@ ResultRow CaseRunner::measured_row(ResultRow row, const std::string& provider,
 std::vector<ResultRow> CaseRunner::run_case(const ShapeCase& shape, DType dtype,
                                             const std::string& desc) {
   auto started = std::chrono::steady_clock::now();
-  ResultRow row = base_row(op_, dtype, desc, setup_);
-  row.size_detail = shape.label();
+  ResultRow row = case_row(shape, dtype, desc);
+  if (op_.inplace()) row.markers.push_back("inplace[graph/batch reuse output]");
   std::vector<ResultRow> rows;
   auto fail = [&](ResultRow r, const std::string& provider, const std::string& error) {
     r.provider = provider;

@@ -36,6 +36,10 @@ class CaseRunner {
 
   CaseRunner(const OpDef& op, DeviceApi& device, Setup setup);
 
+  // The row of one shape x dtype before anything is measured: what the case is and the caliber
+  // it is measured at.
+  ResultRow case_row(const ShapeCase& shape, DType dtype, const std::string& desc) const;
+
   // All rows of one shape x dtype (baseline, then candidate when there is one).
   std::vector<ResultRow> run_case(const ShapeCase& shape, DType dtype, const std::string& desc);
 
