@@ -31,13 +31,33 @@ if [ ! -x "$venv/bin/python" ]; then
   echo "setup: creating $venv"
   /usr/bin/python3 -m venv "$venv"
 fi
+# Free space in KiB on the filesystem holding $1 (or its nearest existing parent).
+free_kib() {
+  local d=$1
+  while [ ! -e "$d" ]; do d=$(dirname "$d"); done
+  df -Pk "$d" | awk 'NR==2 {print $4}'
+}
+# torch and its CUDA wheels unpack to about 5 GiB, and download to about 3 GiB when the
+# wheelhouse is empty; a full disk otherwise surfaces as pip's bare "Errno 28" halfway
+# through the install, leaving a broken virtualenv behind.
+need_space() {
+  local dir=$1 gib=$2 have
+  have=$(free_kib "$dir")
+  if [ "$have" -lt $((gib * 1024 * 1024)) ]; then
+    echo "setup: $dir needs ${gib} GiB free for torch==$torch_version; it has $((have / 1024 / 1024)) GiB" >&2
+    exit 1
+  fi
+}
+
 if ! "$venv/bin/python" -c "import torch,sys; sys.exit(torch.__version__.split('+')[0] != '$torch_version')" 2>/dev/null; then
+  ls "$wheelhouse"/torch-"$torch_version"-*.whl >/dev/null 2>&1 || need_space "$wheelhouse" 4
+  need_space "$venv" 6
   mkdir -p "$wheelhouse"
   echo "setup: torch==$torch_version into $venv (wheel cache $wheelhouse)"
   # Download once into the wheelhouse, then install offline from it.
-  "$venv/bin/python" -m pip download -q --dest "$wheelhouse" --find-links "$wheelhouse" \
+  "$venv/bin/python" -m pip download -q --no-cache-dir --dest "$wheelhouse" --find-links "$wheelhouse" \
     "torch==$torch_version" numpy pyyaml
-  "$venv/bin/python" -m pip install -q --no-index --find-links "$wheelhouse" \
+  "$venv/bin/python" -m pip install -q --no-cache-dir --no-index --find-links "$wheelhouse" \
     "torch==$torch_version" numpy pyyaml
 fi
 echo "setup: done in $(( $(date +%s) - start )) s"
