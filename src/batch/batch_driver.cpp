@@ -196,7 +196,8 @@ class BatchSession {
       threads.emplace_back([&, lane_index] {
         // The lane (and so its worker) lives in this thread: children die with the thread that
         // started them (PR_SET_PDEATHSIG), which must outlive them.
-        Lane lane(plan_, plan_.devices[lane_index], interrupt_requested());
+        Lane lane(plan_, plan_.devices[lane_index], interrupt_requested(),
+                  [this](const std::string& line) { dir_.log(line); });
         while (!interrupt_requested().load()) {
           std::optional<size_t> next = queue.next(lane_index);
           if (!next) break;

@@ -23,14 +23,39 @@ ChildSpec lane_child_spec(const BatchPlan& plan, int device, std::vector<std::st
   return spec;
 }
 
-Lane::Lane(const BatchPlan& plan, int device, const std::atomic<bool>& stop)
-    : plan_(plan), device_(device), stop_(stop) {}
+Lane::Lane(const BatchPlan& plan, int device, const std::atomic<bool>& stop, LaneLog log)
+    : plan_(plan), device_(device), stop_(stop), log_(std::move(log)) {}
 
 Lane::~Lane() { retire_worker(); }
 
 void Lane::retire_worker() {
   if (worker_) worker_->shutdown(plan_.options.kill_grace_s);
   worker_.reset();
+  worker_ops_ = 0;
+}
+
+// Growth is counted from the worker's resident set after its first op, so what every op needs
+// (the runtime, the device context, a Python candidate's import) is not counted, and what piles
+// up op after op (kernels and library state loaded on first use, allocator retention) is. A
+// fresh worker sheds it, for a process start (about 1 s; a Python candidate's import more).
+void Lane::recycle_worker_if_grown(const std::string& last_op) {
+  std::optional<int64_t> rss = worker_->resident_bytes();
+  if (!rss) return;
+  if (++worker_ops_ == 1) {
+    worker_first_rss_ = *rss;
+    return;
+  }
+  constexpr double kMiB = 1024.0 * 1024.0;
+  const double limit_mib = plan_.options.worker_max_growth_mib;
+  const double grown_mib = static_cast<double>(*rss - worker_first_rss_) / kMiB;
+  if (limit_mib <= 0 || grown_mib <= limit_mib) return;
+  if (log_) {
+    log_(fmt::format(
+        "worker on device {} recycled after {} (its op {}): resident set {:.0f} MiB, {:.0f} MiB "
+        "above its first op's (--worker-max-growth-mib {:g})",
+        device_, last_op, worker_ops_, static_cast<double>(*rss) / kMiB, grown_mib, limit_mib));
+  }
+  retire_worker();
 }
 
 ChildExit Lane::run_process(const RunRequest& request, const FlagValues& flags) {
@@ -60,6 +85,7 @@ AttemptOutcome Lane::attempt(const RunRequest& request, bool use_worker) {
   AttemptOutcome outcome =
       classify_exit(exit, request.timeout_s, error_line_from_log(request.log_path));
   if (use_worker && outcome.state != OpState::kOk) retire_worker();
+  if (use_worker && worker_) recycle_worker_if_grown(request.op);
   return outcome;
 }
 

@@ -1,7 +1,10 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
+#include <functional>
 #include <memory>
+#include <string>
 
 #include "batch/attempt_outcome.h"
 #include "batch/batch_plan.h"
@@ -10,12 +13,16 @@
 
 namespace caliber {
 
+// Where a lane reports what the status rows do not show (a worker recycled).
+using LaneLog = std::function<void(const std::string&)>;
+
 // One device's line of work: runs attempts on its device, either as a fresh `caliber run`
 // process each or through the lane's persistent worker (started on demand, retired after any
-// attempt that did not succeed, so a wedged context never serves the next op).
+// attempt that did not succeed, so a wedged context never serves the next op, and after its
+// memory has grown past --worker-max-growth-mib, so a long sweep's memory stays bounded).
 class Lane {
  public:
-  Lane(const BatchPlan& plan, int device, const std::atomic<bool>& stop);
+  Lane(const BatchPlan& plan, int device, const std::atomic<bool>& stop, LaneLog log = {});
   ~Lane();
   Lane(const Lane&) = delete;
   Lane& operator=(const Lane&) = delete;
@@ -27,11 +34,15 @@ class Lane {
  private:
   ChildExit run_process(const RunRequest& request, const FlagValues& flags);
   ChildExit run_in_worker(const RunRequest& request, const FlagValues& flags);
+  void recycle_worker_if_grown(const std::string& last_op);
 
   const BatchPlan& plan_;
   int device_;
   const std::atomic<bool>& stop_;
+  LaneLog log_;
   std::unique_ptr<WorkerClient> worker_;
+  int worker_ops_ = 0;            // ops the current worker has served
+  int64_t worker_first_rss_ = 0;  // its resident set after the first of them
 };
 
 // A child spec on `device` with the lane's environment.

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "batch/child_process.h"
+#include "core/process_memory.h"
 
 namespace caliber {
 
@@ -22,6 +23,10 @@ class WorkerClient {
                 const std::atomic<bool>& stop, double grace_s);
 
   bool alive() const { return alive_; }
+  // The worker process's resident set now; nullopt once it is gone.
+  std::optional<int64_t> resident_bytes() const {
+    return alive_ ? resident_set_bytes(process_->pid()) : std::nullopt;
+  }
   // Closes the worker's input (it exits at end of input), then makes sure its group is gone.
   void shutdown(double grace_s);
 

@@ -1,5 +1,6 @@
 #include <fstream>
 #include <iterator>
+#include <utility>
 
 #include "batch/batch_driver.h"
 #include "batch/batch_plan.h"
@@ -52,6 +53,9 @@ void add_batch_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--timeout-per-case-s,--timeout-per-shape-s", o.timeout_per_case_s,
                   "scaled timeout: seconds per shape and dtype");
   cmd->add_option("--kill-grace-s", o.kill_grace_s, "SIGTERM to SIGKILL grace period");
+  cmd->add_option("--worker-max-growth-mib", o.worker_max_growth_mib,
+                  "replace a worker whose resident memory grew by more than this since its first "
+                  "op (default 1024; 0: never)");
   cmd->add_flag("--force", o.force, "redo every op, complete or not");
   cmd->add_flag("--redo-failed", o.redo_failed, "redo the complete ops that did not pass");
   cmd->add_flag("--no-progress", in->no_progress, "no live progress line");
@@ -66,11 +70,14 @@ void add_batch_command(CLI::App& app, CommandAction& action) {
       options.use_dismiss_list = !in->no_dismiss;
       options.progress = !in->no_progress;
       options.command_line = own_command_line();
-      if (options.timeout_s < 0 || options.kill_grace_s < 0 || options.timeout_base_s < 0 ||
-          options.timeout_per_case_s < 0) {
-        throw_usage(
-            "--timeout-s, --timeout-base-s, --timeout-per-case-s, --kill-grace-s: "
-            "accepted: a number >= 0");
+      const std::pair<const char*, double> amounts[] = {
+          {"--timeout-s", options.timeout_s},
+          {"--timeout-base-s", options.timeout_base_s},
+          {"--timeout-per-case-s", options.timeout_per_case_s},
+          {"--kill-grace-s", options.kill_grace_s},
+          {"--worker-max-growth-mib", options.worker_max_growth_mib}};
+      for (const auto& [knob, value] : amounts) {
+        if (value < 0) throw_usage("{} {:g}: accepted: a number >= 0", knob, value);
       }
       return run_batch(options, process_env());
     };

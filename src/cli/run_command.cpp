@@ -16,6 +16,7 @@
 #include "core/data_paths.h"
 #include "core/error.h"
 #include "core/op_list.h"
+#include "core/process_memory.h"
 #include "core/run_directory.h"
 #include "core/run_identity.h"
 #include "core/version.h"
@@ -324,7 +325,7 @@ int run_planned(RunPlan& p, const std::string& command_line, bool progress) {
       "MiB (pid {})\n  artifacts: {}\n",
       identity.end_time, rows_written, failed, wall, exit_code,
       fatal.empty() ? "" : "  DEVICE FATAL: " + error_summary(fatal),
-      static_cast<double>(host_resident_bytes()) / kMiB,
+      static_cast<double>(resident_set_bytes().value_or(0)) / kMiB,
       static_cast<double>(held.allocated_bytes) / kMiB,
       static_cast<double>(held.reserved_bytes) / kMiB, getpid(), dir.root().string());
   dir.append_log(tail);

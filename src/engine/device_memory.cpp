@@ -2,9 +2,6 @@
 
 #include <ATen/core/Tensor.h>
 #include <ATen/ops/empty.h>
-#include <unistd.h>
-
-#include <fstream>
 
 #ifdef CALIBER_HAVE_CUDA
 #include <c10/cuda/CUDACachingAllocator.h>
@@ -53,14 +50,6 @@ void release_cached_device_memory([[maybe_unused]] const std::string& torch_devi
 
 void initialize_device_allocator(const std::string& torch_device) {
   at::empty({1}, at::TensorOptions().device(torch_device));
-}
-
-int64_t host_resident_bytes() {
-  std::ifstream statm("/proc/self/statm");
-  int64_t size = 0;
-  int64_t resident = 0;
-  statm >> size >> resident;
-  return resident * static_cast<int64_t>(sysconf(_SC_PAGE_SIZE));
 }
 
 }  // namespace caliber

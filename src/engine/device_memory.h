@@ -20,7 +20,5 @@ struct DeviceMemoryUse {
   int64_t reserved_bytes = 0;
 };
 DeviceMemoryUse device_memory_in_use(const std::string& torch_device_type, int device_index);
-// Resident set of this process now (host memory), from /proc.
-int64_t host_resident_bytes();
 
 }  // namespace caliber

@@ -49,6 +49,43 @@ TEST(BatchWorker, ClassifiesAWorkerCrashAndHang) {
   }
 }
 
+// leak_a keeps 128 MiB in the worker; the op after it must get a fresh worker.
+TEST(BatchWorker, AWorkerWhoseMemoryGrewPastTheLimitIsReplaced) {
+  BatchHarness h("worker_recycle");
+  EXPECT_EQ(h.run({"--isolation", "worker", "--ops", "ok_a,leak_a,ok_b", "--devices", "0",
+                   "--worker-max-growth-mib", "64"}),
+            0)
+      << h.output();
+  auto starts = h.calls("worker-start");
+  ASSERT_EQ(starts.size(), 2u);
+  EXPECT_NE(BatchHarness::field(starts[0], "pid"), BatchHarness::field(starts[1], "pid"));
+  std::string ok_b_run = h.calls("worker-run op=ok_b ").at(0);
+  EXPECT_EQ(BatchHarness::field(ok_b_run, "pid"), BatchHarness::field(starts[1], "pid"));
+  std::string log = BatchHarness::read_or_empty(h.out() / "batch.log");
+  EXPECT_NE(log.find("worker on device 0 recycled after leak_a (its op 2)"), std::string::npos)
+      << log;
+  for (const auto& [op, row] : h.status()) EXPECT_EQ(row.state, OpState::kOk) << op;
+}
+
+TEST(BatchWorker, NoGrowthLimitKeepsOneWorker) {
+  BatchHarness h("worker_no_recycle");
+  EXPECT_EQ(h.run({"--isolation", "worker", "--ops", "ok_a,leak_a,ok_b", "--devices", "0",
+                   "--worker-max-growth-mib", "0"}),
+            0)
+      << h.output();
+  EXPECT_EQ(h.calls("worker-start").size(), 1u);
+  EXPECT_EQ(BatchHarness::read_or_empty(h.out() / "batch.log").find("recycled"), std::string::npos);
+}
+
+TEST(BatchWorker, ANegativeGrowthLimitIsRefusedNamingTheKnob) {
+  BatchHarness h("worker_bad_limit");
+  EXPECT_EQ(h.run({"--isolation", "worker", "--ops", "ok_a", "--worker-max-growth-mib", "-5"}), 2);
+  EXPECT_NE(h.output().find("--worker-max-growth-mib -5: accepted: a number >= 0"),
+            std::string::npos)
+      << h.output();
+  EXPECT_TRUE(h.calls("worker-start").empty());
+}
+
 TEST(BatchWorker, DeviceFatalIsToldApartFromFailure) {
   BatchHarness h("worker_fatal");
   h.run({"--isolation", "worker", "--ops", "selftest_device_fatal", "--devices", "0", "--dtypes",

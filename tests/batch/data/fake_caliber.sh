@@ -76,6 +76,7 @@ ops_json() {
   done
   list+=',{"name":"mm","family":"BLAS","dtypes":["float16","float32"],"shape_count":6}'
   if [ "$CALIBER_SELFTEST" = 1 ]; then
+    list+=',{"name":"leak_a","family":"pointwise","dtypes":["float32"],"shape_count":1}'
     for op in segfault hang fail flaky dtype_fail device_fatal orphan; do
       list+=",{\"name\":\"selftest_$op\",\"family\":\"selftest\",\"dtypes\":[\"float16\",\"float32\",\"bfloat16\"],\"shape_count\":1}"
     done
@@ -125,6 +126,12 @@ case "$1" in
       # hang takes the worker down as it would in-process.
       (behave "$op" "$out" "$dtypes" "" "" "") >>"$log" 2>&1
       rc=$?
+      # A leaking op keeps FAKE_LEAK_MIB (default 128) of the worker's own memory for good.
+      if [[ $op == leak_* ]]; then
+        printf -v pad '%*s' $((${FAKE_LEAK_MIB:-128} * 1048576)) ''
+        held+=$pad
+        pad=
+      fi
       echo "{\"op\":\"$op\",\"exit\":$rc}"
       [ $rc -eq 3 ] && exit 3
     done

@@ -1,0 +1,14 @@
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <optional>
+
+namespace caliber {
+
+// A process's resident set in bytes, from /proc/<pid>/statm; `pid` 0 is this process. nullopt
+// when it cannot be read (the process has ended, or this is not Linux).
+std::optional<int64_t> resident_set_bytes(pid_t pid = 0);
+
+}  // namespace caliber
