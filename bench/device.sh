@@ -3,7 +3,7 @@
 # then run the named stages, logging under $OUT. At most 8 files come back from a device call, so
 # each stage writes into $OUT/work/<stage>/ and the folder is packed into $OUT/<stage>.tgz.
 #
-#   bench/device.sh verify runs          # stages: devices verify runs backward tuner timers screen blas_ab flaggems warmup_blas
+#   bench/device.sh verify runs          # stages: devices verify runs backward tuner timers screen blas_ab flaggems warmup_blas sync_memory
 #   bench/device.sh core:worker:0,1:w2a core:op:0,1:op2 compare:w2a:op2 flaggems
 #
 # Screens (`core:ISOLATION:DEVICES:NAME`) go to runs/device/NAME, a git-ignored folder that stays
@@ -112,6 +112,19 @@ for stage in "$@"; do
       find "$screens/warmup_mm" -name 'tunableop_results*.csv' -exec wc -l {} +
       pack_screen warmup_mm
       mv "$OUT/work/warmup_mm.tgz" "$dir/" ;;
+    sync_memory)
+      # The host-synchronising ops whose captures are refused, in one worker between two ops
+      # that capture: device memory reserved after each op, in the order they ran, shows whether
+      # a refused capture's pool is handed back (it kept 12-25 GiB before abandon_capture).
+      timed batch_sync_memory timeout -s INT "$(left)" "$caliber" batch --level core \
+        --ops add,isin,unique,unique_consecutive,nonzero,masked_select,mul --devices 0 \
+        --isolation worker --policy adaptive --no-progress --out "$screens/sync_memory"
+      tail -4 "$dir/batch_sync_memory.txt"
+      for op in add isin unique unique_consecutive nonzero masked_select mul; do
+        grep -H "memory after the run" "$screens/sync_memory/ops/$op/run.log"
+      done | tee "$dir/memory_sync.txt"
+      pack_screen sync_memory
+      mv "$OUT/work/sync_memory.tgz" "$dir/" ;;
     backward)
       # Backward ops under the graph timer: captured (timer used: graph) or refused (fallback).
       for op in ${BACKWARD_OPS:-softmax_backward mm_backward layer_norm_backward}; do
