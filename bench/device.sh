@@ -40,12 +40,13 @@ timed() {  # timed NAME CMD...: runs CMD, its output in work/<stage>/NAME.txt, w
     tee -a "$dir/summary.txt"
 }
 
-# The small files of a batch directory: status, summary, per-op logs and identities.
+# The small files of a batch directory (status, summary, per-op logs and identities), packed into
+# the current stage's folder.
 pack_screen() {  # pack_screen NAME
   (cd "$screens" && find "$1" -maxdepth 3 \( -name ops_status.csv -o -name summary.csv \
     -o -name batch.log -o -name run.log -o -name run_identity.json -o -name 'attempt-*.log' \
     -o -name 'compare*' -o -name '*.html' \) -print0 |
-    tar -czf "$OUT/work/$1.tgz" --null -T -)
+    tar -czf "$dir/$1.tgz" --null -T -)
 }
 
 for stage in "$@"; do
@@ -67,8 +68,7 @@ for stage in "$@"; do
       echo "cases measured: $(($(wc -l <"$screens/$name/summary.csv") - 1)) summary rows"
       grep -H -e "caliber run end" -e "memory after the run" "$screens/$name"/ops/*/run.log \
         >"$dir/memory_$name.txt"
-      pack_screen "$name"
-      mv "$OUT/work/$name.tgz" "$dir/" ;;
+      pack_screen "$name" ;;
     compare:*)
       IFS=: read -r _ a b <<<"$stage"
       timed "compare_${a}_$b" "$caliber" compare "$screens/$a" "$screens/$b" \
@@ -110,8 +110,7 @@ for stage in "$@"; do
         --no-progress --out "$screens/warmup_mm"
       tail -6 "$dir/warmup_mm.txt"
       find "$screens/warmup_mm" -name 'tunableop_results*.csv' -exec wc -l {} +
-      pack_screen warmup_mm
-      mv "$OUT/work/warmup_mm.tgz" "$dir/" ;;
+      pack_screen warmup_mm ;;
     sync_memory)
       # The host-synchronising ops whose captures are refused, in one worker between two ops
       # that capture: device memory reserved after each op, in the order they ran, shows whether
@@ -123,8 +122,7 @@ for stage in "$@"; do
       for op in add isin unique unique_consecutive nonzero masked_select mul; do
         grep -H "memory after the run" "$screens/sync_memory/ops/$op/run.log"
       done | tee "$dir/memory_sync.txt"
-      pack_screen sync_memory
-      mv "$OUT/work/sync_memory.tgz" "$dir/" ;;
+      pack_screen sync_memory ;;
     backward)
       # Backward ops under the graph timer: captured (timer used: graph) or refused (fallback).
       for op in ${BACKWARD_OPS:-softmax_backward mm_backward layer_norm_backward}; do

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "core/process_memory.h"
+
 namespace caliber {
 namespace {
 
@@ -45,7 +47,6 @@ void Lane::recycle_worker_if_grown(const std::string& last_op) {
     worker_first_rss_ = *rss;
     return;
   }
-  constexpr double kMiB = 1024.0 * 1024.0;
   const double limit_mib = plan_.options.worker_max_growth_mib;
   const double grown_mib = static_cast<double>(*rss - worker_first_rss_) / kMiB;
   if (limit_mib <= 0 || grown_mib <= limit_mib) return;

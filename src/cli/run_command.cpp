@@ -46,8 +46,6 @@ const std::vector<std::string> kRunKnobs = {
     "shard"};
 // clang-format on
 
-constexpr double kMiB = 1024.0 * 1024.0;
-
 // Everything validated before the first device call, so bad input costs nothing.
 struct RunPlan {
   Knobs knobs;

@@ -4,6 +4,8 @@
 
 #include <map>
 
+#include "core/process_memory.h"
+
 namespace caliber {
 namespace {
 
@@ -55,7 +57,7 @@ std::vector<TableLine> table_lines(const std::vector<ResultRow>& rows) {
     if (row.status != "SUCCESS") continue;
     if (baseline) {
       line.torch_ms = row.latency_ms;
-      if (row.peak_memory_bytes > 0) line.peak_mib = row.peak_memory_bytes / (1024.0 * 1024.0);
+      if (row.peak_memory_bytes > 0) line.peak_mib = row.peak_memory_bytes / kMiB;
       if (!line.gems_ms && row.tflops > 0) line.tflops = row.tflops;
     } else {
       line.gems_ms = row.latency_ms;
