@@ -11,6 +11,7 @@
 #include "core/atomic_file.h"
 #include "core/run_identity.h"
 #include "core/stats.h"
+#include "engine/device_memory.h"
 
 namespace caliber {
 namespace {
@@ -53,6 +54,10 @@ DevicePeaks load_or_measure_peaks(DeviceApi& device, const std::string& torch_de
         device, [&] { dst.copy_(src); }, host ? 5 : 20);
     peaks.bandwidth_gbps = 2.0 * static_cast<double>(src.nbytes()) / (ms * 1e-3) / 1e9;
   }
+  // The copy's 1 GiB blocks go back to the device now. Left cached, the matrix probe's library
+  // workspace (kept for the process's life) is carved out of one of them and pins the whole
+  // segment: a worker's first op held 1 GiB reserved through every later op on the H200.
+  release_cached_device_memory(torch_device.substr(0, torch_device.find(':')));
   {
     const int64_t n = host ? 1024 : 8192;
     auto dtype = host ? at::kFloat : at::kBFloat16;
