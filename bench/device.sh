@@ -102,15 +102,18 @@ for stage in "$@"; do
       fi
       cat "$dir"/*/compare.log "$dir"/compare.log 2>/dev/null | tail -40 ;;
     warmup_blas)
-      # Parallel tuner warmup: mm's comprehensive record pass sharded over every GPU.
-      gpus=$(nvidia-smi -L | wc -l)
-      timed warmup_mm timeout -s INT "$(left)" "$caliber" batch --ops mm --level comprehensive \
+      # Parallel tuner warmup: mm's comprehensive record pass sharded over WARMUP_GPUS GPUs
+      # (default every GPU; WARMUP_GPUS=1 is the one-GPU reference).
+      gpus=${WARMUP_GPUS:-$(nvidia-smi -L | wc -l)}
+      name=warmup_mm_${gpus}gpu
+      rm -rf "${screens:?}/$name"
+      timed "$name" timeout -s INT "$(left)" "$caliber" batch --ops mm --level comprehensive \
         --dtypes bfloat16 --tuner record --parallel-warmup-gpus "$gpus" \
         --devices "$(seq -s, 0 $((gpus - 1)))" --isolation worker --policy adaptive \
-        --no-progress --out "$screens/warmup_mm"
-      tail -6 "$dir/warmup_mm.txt"
-      find "$screens/warmup_mm" -name 'tunableop_results*.csv' -exec wc -l {} +
-      pack_screen warmup_mm ;;
+        --no-progress --out "$screens/$name"
+      tail -6 "$dir/$name.txt"
+      find "$screens/$name" -name 'tunableop_results*.csv' -exec wc -l {} +
+      pack_screen "$name" ;;
     sync_memory)
       # The host-synchronising ops whose captures are refused, in one worker between two ops
       # that capture: device memory reserved after each op, in the order they ran, shows whether
