@@ -43,7 +43,7 @@ struct BatchOptions {
   double timeout_per_case_s = 5;  // per shape and dtype
   double kill_grace_s = 5;
   // A worker whose resident set has grown by more than this since its first op is replaced by
-  // a fresh one (0: never). On the H200 a worker grew 0.8-1.2 GiB over 160 core ops, most of it
+  // a fresh one (0: never). On the H200 a worker grew 1.2-1.7 GiB over 160 core ops, most of it
   // with each new op (docs/results.md), so 1 GiB bounds a sweep at about one restart per lane.
   double worker_max_growth_mib = 1024;
   bool force = false;
