@@ -118,11 +118,12 @@ for stage in "$@"; do
       # The host-synchronising ops whose captures are refused, in one worker between two ops
       # that capture: device memory reserved after each op, in the order they ran, shows whether
       # a refused capture's pool is handed back (it kept 12-25 GiB before abandon_capture).
+      sync_ops="add isin unique unique_consecutive nonzero masked_select mul"
       timed batch_sync_memory timeout -s INT "$(left)" "$caliber" batch --level core \
-        --ops add,isin,unique,unique_consecutive,nonzero,masked_select,mul --devices 0 \
+        --ops "${sync_ops// /,}" --devices 0 \
         --isolation worker --policy adaptive --no-progress --out "$screens/sync_memory"
       tail -4 "$dir/batch_sync_memory.txt"
-      for op in add isin unique unique_consecutive nonzero masked_select mul; do
+      for op in $sync_ops; do
         grep -H "memory after the run" "$screens/sync_memory/ops/$op/run.log"
       done | tee "$dir/memory_sync.txt"
       pack_screen sync_memory ;;
