@@ -20,6 +20,7 @@
 #include "batch/progress_line.h"
 #include "batch/work_queue.h"
 #include "core/atomic_file.h"
+#include "core/data_paths.h"
 #include "core/error.h"
 #include "core/run_identity.h"
 #include "core/version.h"
@@ -296,10 +297,6 @@ class BatchSession {
   Clock::time_point start_ = Clock::now();
 };
 
-std::filesystem::path default_dismiss_file() {
-  return std::filesystem::path(CALIBER_SOURCE_DIR) / "ops" / "dismiss.yaml";
-}
-
 }  // namespace
 
 int run_batch(const BatchOptions& options, const EnvLookup& env) {
@@ -312,8 +309,8 @@ int run_batch(const BatchOptions& options, const EnvLookup& env) {
   if (options.use_dismiss_list) {
     if (!options.dismiss_file.empty()) {
       dismiss = load_dismiss_list(options.dismiss_file);
-    } else if (std::filesystem::exists(default_dismiss_file())) {
-      dismiss = load_dismiss_list(default_dismiss_file());
+    } else if (std::filesystem::exists(default_dismiss_list())) {
+      dismiss = load_dismiss_list(default_dismiss_list());
     }
   }
 
