@@ -46,6 +46,11 @@ struct BatchOptions {
   // a fresh one (0: never). On the H200 a worker grew 1.2-1.7 GiB over 160 core ops, most of it
   // with each new op (docs/results.md), so 1 GiB bounds a sweep at about one restart per lane.
   double worker_max_growth_mib = 1024;
+  // Each lane runs its ops longest first, by expected wall times (batch/op_costs.h), so that the
+  // end of a screen holds its shortest ops and no lane waits on another's long one (the tail;
+  // bench/simulate_lanes replays real screens). `selection`: the order ops were selected in.
+  bool longest_first = true;
+  std::string costs_from;  // empty: ops/op_costs.csv, then this batch's own earlier walls
   bool force = false;
   bool redo_failed = false;
   bool progress = true;
