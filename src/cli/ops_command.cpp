@@ -10,8 +10,8 @@
 #include "core/error.h"
 #include "core/op_list.h"
 #include "engine/op_instance.h"
-#include "engine/op_registry.h"
 #include "engine/op_shapes.h"
+#include "ops/op_registry.h"
 
 namespace caliber {
 namespace {

@@ -25,10 +25,10 @@
 #include "engine/device_memory.h"
 #include "engine/device_peaks.h"
 #include "engine/gemm_tuner.h"
-#include "engine/op_registry.h"
 #include "engine/op_shapes.h"
 #include "engine/provider/provider.h"
 #include "engine/torch_runtime.h"
+#include "ops/op_registry.h"
 #include "report/flaggems_table.h"
 #include "report/terminal_table.h"
 

@@ -10,8 +10,8 @@
 #include "core/result_row.h"
 #include "core/shape.h"
 #include "engine/device_peaks.h"
-#include "engine/op_def.h"
 #include "engine/provider/provider.h"
+#include "ops/op_def.h"
 #include "timing/device_api.h"
 #include "timing/measure_options.h"
 

@@ -6,7 +6,7 @@
 #include <torch/csrc/autograd/autograd.h>
 
 #include "core/error.h"
-#include "engine/args.h"
+#include "ops/args.h"
 
 namespace caliber {
 

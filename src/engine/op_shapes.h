@@ -5,7 +5,7 @@
 #include "core/knobs.h"
 #include "core/shape_resolver.h"
 #include "core/shape_set.h"
-#include "engine/op_def.h"
+#include "ops/op_def.h"
 
 namespace caliber {
 

@@ -4,9 +4,9 @@
 #include <algorithm>
 
 #include "core/knobs.h"
-#include "engine/args.h"
-#include "engine/op_registry.h"
 #include "engine/op_shapes.h"
+#include "ops/args.h"
+#include "ops/op_registry.h"
 
 namespace caliber {
 namespace {

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "core/knobs.h"
-#include "engine/op_registry.h"
 #include "engine/op_shapes.h"
+#include "ops/op_registry.h"
 
 namespace caliber {
 namespace {

@@ -1,4 +1,4 @@
-#include "engine/args.h"
+#include "ops/args.h"
 
 #include <c10/core/TensorOptions.h>
 

@@ -1,4 +1,4 @@
-#include "engine/op_def.h"
+#include "ops/op_def.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "engine/op_registry.h"
+#include "ops/op_registry.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -20,14 +20,13 @@ bool selftest_enabled() {
 
 std::vector<OpDef> build_registry() {
   std::vector<OpDef> ops;
-  for (auto family :
-       {blas_ops, reduction_ops, norm_ops, softmax_ops, unary_ops, binary_ops, rng_ops, sort_ops,
-        index_ops, tensor_ops, construct_ops, attention_ops, conv_ops, loss_ops}) {
-    for (auto& op : family()) ops.push_back(std::move(op));
+  // The selftest fault ops exist only when asked for.
+#define CALIBER_FAMILY_ADD(value, name, table)                    \
+  if (Family::value != Family::kSelftest || selftest_enabled()) { \
+    for (auto& op : table()) ops.push_back(std::move(op));        \
   }
-  if (selftest_enabled()) {
-    for (auto& op : selftest_ops()) ops.push_back(std::move(op));
-  }
+  CALIBER_FAMILIES(CALIBER_FAMILY_ADD)
+#undef CALIBER_FAMILY_ADD
   std::set<std::string> seen;
   for (const auto& op : ops) {
     if (!seen.insert(op.name()).second) {

@@ -7,7 +7,7 @@
 #include "core/dtype.h"
 #include "core/shape.h"
 #include "core/shape_resolver.h"
-#include "engine/family.h"
+#include "ops/family.h"
 
 // Torch types only by name: this header is read by layers that must not pay for torch's
 // headers; the callables are written (and called) in engine/ and ops/ translation units.

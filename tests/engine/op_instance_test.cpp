@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "core/error.h"
-#include "engine/args.h"
-#include "engine/op_registry.h"
+#include "ops/args.h"
+#include "ops/op_registry.h"
 
 namespace caliber {
 namespace {

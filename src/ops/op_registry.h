@@ -3,8 +3,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/family.h"
-#include "engine/op_def.h"
+#include "ops/family.h"
+#include "ops/op_def.h"
 
 namespace caliber {
 
