@@ -33,7 +33,7 @@ struct BatchOptions {
   FlagValues knob_flags;  // knob name -> text, as typed; passed through to every child
   SelectionRequest selection;
   std::string ops_file;
-  std::string dismiss_file;  // empty: the source tree's ops/dismiss.yaml when present
+  std::string dismiss_file;  // empty: data_dir()/ops/dismiss.yaml when present
   bool use_dismiss_list = true;
   std::string devices;                 // "0,1,2,3"; empty: every device of the backend
   std::optional<Isolation> isolation;  // unset: default_isolation() of the candidate

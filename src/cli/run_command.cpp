@@ -117,7 +117,7 @@ RunPlan plan_run(const FlagValues& flags, const EnvLookup& env) {
   OpList deny = OpList::load(default_capture_deny_list());
   OpList dismiss = OpList::load(default_dismiss_list());
   p.capture_denied = deny.find(p.op->name(), p.backend->name) != nullptr;
-  if (const OpListEntry* e = dismiss.find(p.op->name(), p.backend->name)) {
+  if (const OpListEntry* e = dismiss.dismissal(p.op->name(), p.backend->name)) {
     p.dismissed_reason = e->reason;
   }
   p.out =

@@ -5,11 +5,11 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
-#include <nlohmann/json.hpp>
 
 #include "cli/command.h"
 #include "cli/run_command.h"
 #include "core/error.h"
+#include "core/worker_protocol.h"
 
 namespace caliber {
 namespace {
@@ -47,30 +47,28 @@ int run_redirected(const FlagValues& flags, const std::filesystem::path& log,
   return code;
 }
 
-nlohmann::json answer(const std::string& line, const EnvLookup& env) {
-  nlohmann::json request = nlohmann::json::parse(line, nullptr, false);
-  if (!request.is_object() || !request.contains("op") || !request["op"].is_string() ||
-      !request.contains("out") || !request["out"].is_string()) {
-    return {{"op", ""}, {"exit", 2}, {"error", "a request is {\"op\", \"out\", \"flags\"}"}};
+WorkerReply answer(const std::string& line, const EnvLookup& env) {
+  WorkerRequest request;
+  try {
+    request = parse_worker_request(line);
+  } catch (const Error& e) {
+    return {"", exit_code_for(e.kind()), e.what()};
   }
-  std::string op = request["op"];
-  FlagValues flags;
-  nlohmann::json knobs = request.value("flags", nlohmann::json::object());
-  if (!knobs.is_object()) return {{"op", op}, {"exit", 2}, {"error", "\"flags\" is not an object"}};
-  for (const auto& [name, value] : knobs.items()) {
+  const std::string& op = request.op;
+  FlagValues flags = request.flags;
+  for (const auto& [name, value] : flags) {
     bool known = false;
     for (const auto& def : knob_table()) known = known || def.name == name;
-    if (!known) return {{"op", op}, {"exit", 2}, {"error", "unknown knob '" + name + "'"}};
-    flags[name] = value.is_string() ? value.get<std::string>() : value.dump();
+    if (!known) return {op, 2, "unknown knob '" + name + "'"};
   }
   flags["op"] = op;
-  flags["out_dir"] = request["out"].get<std::string>();
-  std::filesystem::path log = request.value("log", "");
-  if (log.empty()) log = std::filesystem::path(flags["out_dir"]) / "worker.log";
+  flags["out_dir"] = request.out_dir;
+  std::filesystem::path log = request.log;
+  if (log.empty()) log = std::filesystem::path(request.out_dir) / "worker.log";
   try {
-    return {{"op", op}, {"exit", run_redirected(flags, log, env)}};
+    return {op, run_redirected(flags, log, env), ""};
   } catch (const Error& e) {
-    return {{"op", op}, {"exit", exit_code_for(e.kind())}, {"error", e.what()}};
+    return {op, exit_code_for(e.kind()), e.what()};
   }
 }
 
@@ -94,12 +92,12 @@ int serve_requests(const EnvLookup& env) {
   std::string line;
   while (std::getline(std::cin, line)) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    nlohmann::json reply = answer(line, env);
+    WorkerReply reply = answer(line, env);
     // A run frees its samples and tensors, but glibc keeps freed heap pages mapped; handing them
     // back keeps the worker's resident set flat from op to op.
     ::malloc_trim(0);
-    if (!write_line(reply_fd, reply.dump() + "\n")) return 1;
-    if (reply["exit"].get<int>() == exit_code_for(ErrorKind::kDeviceFatal)) return reply["exit"];
+    if (!write_line(reply_fd, worker_reply_line(reply))) return 1;
+    if (reply.exit_code == exit_code_for(ErrorKind::kDeviceFatal)) return reply.exit_code;
   }
   return 0;
 }

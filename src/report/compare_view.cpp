@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "report/csv.h"
+#include "core/csv.h"
 #include "report/number_format.h"
 #include "report/text_table.h"
 

@@ -363,10 +363,12 @@ std::string failures_section(const RunCollection& run) {
   }
   std::vector<std::vector<Cell>> ops;
   for (const auto& s : run.op_statuses) {
-    if (s.status == "OK" || s.status == "SUCCESS" || s.status == "PASSED") continue;
-    std::string exit = s.signal.empty() ? s.exit : fmt::format("{} (signal {})", s.exit, s.signal);
-    ops.push_back({text_cell(s.op), text_cell(s.status), number_cell(s.attempts), text_cell(exit),
-                   text_cell(s.dtypes_failed), text_cell(s.error)});
+    if (s.state == OpState::kOk) continue;
+    std::string exit = s.exit_code ? std::to_string(*s.exit_code) : "";
+    if (!s.signal.empty()) exit = fmt::format("{} (signal {})", exit, s.signal);
+    ops.push_back({text_cell(s.op), text_cell(to_string(s.state)), number_cell(s.attempts),
+                   text_cell(exit), text_cell(fmt::format("{}", fmt::join(s.dtypes_failed, ";"))),
+                   text_cell(s.error)});
   }
   if (rows.empty() && ops.empty()) return html + "<p class=\"empty\">none</p>\n";
   if (!ops.empty()) {

@@ -7,8 +7,8 @@
 #include <map>
 #include <set>
 
+#include "core/csv.h"
 #include "core/stats.h"
-#include "report/csv.h"
 #include "report/geomean.h"
 #include "report/number_format.h"
 #include "report/text_table.h"
@@ -58,10 +58,6 @@ void set_field(std::vector<std::string>& record, std::string_view column, std::s
       std::move(value);
 }
 
-bool op_status_is_ok(const std::string& status) {
-  return status == "OK" || status == "SUCCESS" || status == "PASSED";
-}
-
 }  // namespace
 
 const std::vector<std::string>& summary_columns() {
@@ -107,11 +103,11 @@ std::vector<std::vector<std::string>> summary_records(const std::vector<RunColle
       ops_with_rows.insert(row.row.op);
     }
     for (const auto& s : run.op_statuses) {
-      if (op_status_is_ok(s.status) || ops_with_rows.count(s.op)) continue;
+      if (s.state == OpState::kOk || ops_with_rows.count(s.op)) continue;
       std::vector<std::string> record(summary_columns().size());
       set_field(record, "source", run.root);
       set_field(record, "op", s.op);
-      set_field(record, "status", s.status);
+      set_field(record, "status", to_string(s.state));
       set_field(record, "timer_used", s.timer_used);
       set_field(record, "error", s.error);
       records.push_back(std::move(record));
@@ -148,7 +144,7 @@ std::string summary_overview(const std::vector<RunCollection>& runs, bool color)
       g.latencies.push_back(r.median_ms);
     }
     for (const auto& s : run.op_statuses) {
-      if (!op_status_is_ok(s.status)) ++op_statuses[s.status];
+      if (s.state != OpState::kOk) ++op_statuses[to_string(s.state)];
     }
   }
   TextTable table({"family", "provider", "rows", "not ok", "geomean speedup", "median ms"});

@@ -2,8 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "core/csv.h"
 #include "report/compare_view.h"
-#include "report/csv.h"
 #include "report/run_fixture.h"
 
 namespace caliber {

@@ -1,4 +1,4 @@
-#include "batch/op_status.h"
+#include "core/ops_status.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "report/csv.h"
+#include "core/csv.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "batch/op_status.h"
+#include "core/ops_status.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -7,8 +7,11 @@
 #include <nlohmann/json.hpp>
 #include <utility>
 
-#include "batch/text_util.h"
+#include "core/atomic_file.h"
+#include "core/choice.h"
+#include "core/csv.h"
 #include "core/error.h"
+#include "core/text_util.h"
 
 namespace caliber {
 namespace {
@@ -26,39 +29,20 @@ constexpr std::array<std::pair<OpState, const char*>, 10> kStateNames = {{
     {OpState::kInterrupted, "interrupted"},
 }};
 
-std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"') out += '"';
-    out += c;
+int int_or(const std::string& text, int fallback) {
+  try {
+    return text.empty() ? fallback : std::stoi(text);
+  } catch (const std::exception&) {
+    return fallback;
   }
-  return out + "\"";
 }
 
-std::vector<std::string> split_csv_line(const std::string& line) {
-  std::vector<std::string> fields(1);
-  bool quoted = false;
-  for (size_t i = 0; i < line.size(); ++i) {
-    char c = line[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-        fields.back() += '"';
-        ++i;
-      } else if (c == '"') {
-        quoted = false;
-      } else {
-        fields.back() += c;
-      }
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      fields.emplace_back();
-    } else {
-      fields.back() += c;
-    }
+double double_or(const std::string& text, double fallback) {
+  try {
+    return text.empty() ? fallback : std::stod(text);
+  } catch (const std::exception&) {
+    return fallback;
   }
-  return fields;
 }
 
 }  // namespace
@@ -71,8 +55,10 @@ const char* to_string(OpState state) {
 }
 
 std::optional<OpState> op_state_from_string(const std::string& text) {
+  const std::string lowered = to_lower(text);
+  if (lowered == "success" || lowered == "passed") return OpState::kOk;
   for (const auto& [s, name] : kStateNames) {
-    if (text == name) return s;
+    if (lowered == name) return s;
   }
   return std::nullopt;
 }
@@ -93,7 +79,7 @@ const char* const kStatusCsvHeader =
 std::string status_csv(const std::vector<OpStatus>& rows) {
   std::string out = std::string(kStatusCsvHeader) + "\n";
   for (const auto& r : rows) {
-    std::vector<std::string> fields = {
+    out += csv_line({
         r.op,
         to_string(r.state),
         std::to_string(r.attempts),
@@ -106,40 +92,40 @@ std::string status_csv(const std::vector<OpStatus>& rows) {
         r.exit_code ? std::to_string(*r.exit_code) : "",
         r.signal,
         one_line(r.error),
-    };
-    for (auto& f : fields) f = csv_field(f);
-    out += fmt::format("{}\n", fmt::join(fields, ","));
+    });
   }
   return out;
 }
 
 std::vector<OpStatus> parse_status_csv(const std::string& text) {
+  CsvTable table(parse_csv(text));
   std::vector<OpStatus> rows;
-  std::vector<std::string> lines = split(text, '\n');
-  for (size_t i = 1; i < lines.size(); ++i) {
-    if (lines[i].empty()) continue;
-    std::vector<std::string> f = split_csv_line(lines[i]);
-    if (f.size() != 12) {
-      throw_usage("ops_status.csv line {}: {} fields (accepted: 12)", i + 1, f.size());
-    }
+  for (size_t i = 0; i < table.size(); ++i) {
     OpStatus r;
-    r.op = f[0];
-    auto state = op_state_from_string(f[1]);
-    if (!state) throw_usage("ops_status.csv line {}: '{}' is not a status", i + 1, f[1]);
+    r.op = table.at(i, "op");
+    if (r.op.empty()) continue;
+    auto state = op_state_from_string(table.at(i, "status"));
+    if (!state) {
+      throw_usage("ops_status.csv row {}: '{}' is not a status", i + 1, table.at(i, "status"));
+    }
     r.state = *state;
-    r.attempts = f[2].empty() ? 0 : std::stoi(f[2]);
-    r.dtypes_passed = split_nonempty(f[3], ';');
-    r.dtypes_failed = split_nonempty(f[4], ';');
-    r.backend = f[5];
-    r.device = f[6].empty() ? -1 : std::stoi(f[6]);
-    r.timer_used = f[7];
-    r.wall_s = f[8].empty() ? 0 : std::stod(f[8]);
-    if (!f[9].empty()) r.exit_code = std::stoi(f[9]);
-    r.signal = f[10];
-    r.error = f[11];
+    r.attempts = int_or(table.at(i, "attempts"), 0);
+    r.dtypes_passed = split_nonempty(table.at(i, "dtypes_passed"), ';');
+    r.dtypes_failed = split_nonempty(table.at(i, "dtypes_failed"), ';');
+    r.backend = table.at(i, "backend");
+    r.device = int_or(table.at(i, "device"), -1);
+    r.timer_used = table.at(i, "timer_used");
+    r.wall_s = double_or(table.at(i, "wall_s"), 0);
+    if (!table.at(i, "exit").empty()) r.exit_code = int_or(table.at(i, "exit"), 0);
+    r.signal = table.at(i, "signal");
+    r.error = table.at(i, "error");
     rows.push_back(std::move(r));
   }
   return rows;
+}
+
+std::vector<OpStatus> read_ops_status(const std::filesystem::path& path) {
+  return parse_status_csv(read_file(path));
 }
 
 nlohmann::json to_json(const OpStatus& s) {

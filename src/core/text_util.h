@@ -6,7 +6,7 @@
 
 namespace caliber {
 
-// Small text helpers the batch files share (lists on the command line, in files and in CSV).
+// Small text helpers (lists on the command line, in files and in CSV cells).
 std::vector<std::string> split(std::string_view text, char separator);
 // Splits, trims each item and drops empty ones: "a, b,,c" -> {a, b, c}.
 std::vector<std::string> split_nonempty(std::string_view text, char separator);

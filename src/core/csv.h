@@ -6,8 +6,8 @@
 
 namespace caliber {
 
-// RFC 4180 CSV: fields with a comma, quote or line break are quoted, quotes doubled. Enough for
-// pandas, spreadsheets and the batch driver's ops_status.csv.
+// RFC 4180 CSV, the one reader and writer of caliber's CSV files: fields with a comma, quote or
+// line break are quoted, quotes doubled. Enough for pandas, spreadsheets and ops_status.csv.
 std::string csv_line(const std::vector<std::string>& fields);
 std::vector<std::vector<std::string>> parse_csv(std::string_view text);
 

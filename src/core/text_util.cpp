@@ -1,4 +1,4 @@
-#include "batch/text_util.h"
+#include "core/text_util.h"
 
 namespace caliber {
 
