@@ -278,7 +278,7 @@ int run_planned(RunPlan& p, const std::string& command_line, bool progress) {
       } catch (const Error& e) {
         if (e.kind() != ErrorKind::kDeviceFatal) throw;
         ResultRow row = runner.case_row(shape, dtype, p.shapes.shape_desc);
-        row.status = "FAILED";
+        row.status = RowStatus::kFailed;
         row.error = error_summary(e.what());
         row.markers.push_back("DEVICE_FATAL");
         rows.push_back(row);
@@ -287,7 +287,7 @@ int run_planned(RunPlan& p, const std::string& command_line, bool progress) {
       for (const auto& row : rows) {
         dir.append_result(row);
         ++rows_written;
-        if (row.status == "FAILED") ++failed;
+        if (row.status == RowStatus::kFailed) ++failed;
       }
       dtype_rows.insert(dtype_rows.end(), rows.begin(), rows.end());
       ++done;

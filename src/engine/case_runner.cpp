@@ -85,7 +85,7 @@ std::vector<ResultRow> CaseRunner::run_case(const ShapeCase& shape, DType dtype,
   std::vector<ResultRow> rows;
   auto fail = [&](ResultRow r, const std::string& provider, const std::string& error) {
     r.provider = provider;
-    r.status = "FAILED";
+    r.status = RowStatus::kFailed;
     r.error = error_summary(error);
     return r;
   };
@@ -127,13 +127,14 @@ std::vector<ResultRow> CaseRunner::run_case(const ShapeCase& shape, DType dtype,
       if (!coverage_->covered()) {
         ResultRow r = row;
         r.provider = spec;
-        r.status = "NOT_COVERED";
+        r.status = RowStatus::kNotCovered;
         r.error = fmt::format("not covered: the candidate overrides none of {}",
                               fmt::join(op_.aten(), ", "));
         rows.push_back(r);
       } else {
         ResultRow r = measure_provider(spec, true);
-        if (r.status == "SUCCESS" && rows.front().status == "SUCCESS" && r.latency_ms > 0) {
+        if (r.status == RowStatus::kSuccess && rows.front().status == RowStatus::kSuccess &&
+            r.latency_ms > 0) {
           r.baseline_ms = rows.front().latency_ms;
           r.speedup = rows.front().latency_ms / r.latency_ms;
         }
@@ -144,12 +145,11 @@ std::vector<ResultRow> CaseRunner::run_case(const ShapeCase& shape, DType dtype,
     if (e.kind() != ErrorKind::kOpFailure) throw;
     rows.push_back(fail(row, "baseline", e.what()));
   }
-  // A case that ran out of device memory leaves the caching allocator holding what it reserved
-  // (H200, 2026-11-29: "135.88 GiB is reserved by PyTorch but unallocated"), and the op's next
-  // shapes then failed too, graph capture of a small one included. The inputs are freed by now;
-  // after a poisoned capture the op stops and the context is left alone.
+  // A case that ran out of device memory leaves the caching allocator holding what it reserved,
+  // and the op's next shapes then fail too, graph capture of a small one included. The inputs are
+  // freed by now; after a poisoned capture the op stops and the context is left alone.
   bool failed = std::any_of(rows.begin(), rows.end(),
-                            [](const ResultRow& r) { return r.status == "FAILED"; });
+                            [](const ResultRow& r) { return r.status == RowStatus::kFailed; });
   if (failed && !stopped_) {
     release_cached_device_memory(setup_.backend->torch_device_type);
   }

@@ -56,7 +56,7 @@ DevicePeaks load_or_measure_peaks(DeviceApi& device, const std::string& torch_de
   }
   // The copy's 1 GiB blocks go back to the device now. Left cached, the matrix probe's library
   // workspace (kept for the process's life) is carved out of one of them and pins the whole
-  // segment: a worker's first op held 1 GiB reserved through every later op on the H200.
+  // segment, and a worker's first op would hold 1 GiB reserved through every later op.
   release_cached_device_memory(torch_device.substr(0, torch_device.find(':')));
   {
     const int64_t n = host ? 1024 : 8192;

@@ -17,8 +17,8 @@ class Tensor;
 
 namespace caliber {
 
-struct Args;          // engine/args.h: the inputs built for one case
-struct BuildContext;  // engine/args.h: shape, dtype, device of that case
+struct Args;          // ops/args.h: the inputs built for one case
+struct BuildContext;  // ops/args.h: shape, dtype, device of that case
 
 using BuildFn = std::function<void(const BuildContext&, Args&)>;
 using CallFn = std::function<at::Tensor(Args&)>;

@@ -27,7 +27,7 @@ std::vector<std::string> record_of(const CollectedRow& collected, const RunColle
           shape_label(r),
           r.shape_desc,
           r.provider,
-          r.status,
+          to_string(r.status),
           r.timer_requested,
           r.timer_used,
           r.cache,
@@ -136,7 +136,7 @@ std::string summary_overview(const std::vector<RunCollection>& runs, bool color)
       const ResultRow& r = c.row;
       Group& g = groups[{r.family.empty() ? "(unknown)" : r.family, r.provider}];
       ++g.rows;
-      if (r.status != "SUCCESS") {
+      if (r.status != RowStatus::kSuccess) {
         ++g.failed;
         continue;
       }

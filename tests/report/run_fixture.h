@@ -126,7 +126,7 @@ inline void write_sample_batch(const std::filesystem::path& dir, double candidat
       rows.push_back(cand);
     }
     if (std::string(op.name) == "sum") {
-      rows.back().status = "FAILED";
+      rows.back().status = RowStatus::kFailed;
       rows.back().error = "RuntimeError: triton compile failed <BLOCK_N=4096>";
       rows.back().samples_ms.clear();
     }

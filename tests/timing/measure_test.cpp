@@ -92,7 +92,7 @@ TEST(MeasureOptionsFromKnobs, CarriesSamplingAndCaliberKnobs) {
   EXPECT_DOUBLE_EQ(options.sampling.noise_target, 0.01);
   EXPECT_EQ(options.repeat, 4);
   EXPECT_EQ(options.quantiles, (std::vector<double>{0.2}));
-  EXPECT_EQ(options.classifier.classify("capture unjoined"), Verdict::kPoisoned);
+  EXPECT_EQ(options.classifier.classify("capture unjoined"), CaptureVerdict::kPoisoned);
 }
 
 }  // namespace
