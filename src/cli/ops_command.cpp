@@ -6,6 +6,7 @@
 
 #include "backend/registry.h"
 #include "cli/command.h"
+#include "cli/run_config.h"
 #include "core/data_paths.h"
 #include "core/error.h"
 #include "core/op_list.h"

@@ -12,6 +12,7 @@
 #include "backend/timer_plan.h"
 #include "cli/command.h"
 #include "cli/op_node.h"
+#include "cli/run_config.h"
 #include "cli/status_line.h"
 #include "core/data_paths.h"
 #include "core/error.h"
@@ -110,10 +111,7 @@ RunPlan plan_run(const FlagValues& flags, const EnvLookup& env) {
   p.dtypes = resolve_dtypes(k, *p.op);
   p.shapes = resolve_op_shapes(*p.op, shape_sources(k, p.backend->name));
   p.case_indices = shard_cases(k.shard, p.shapes.cases.size());
-  if (k.cache == CacheState::kCold && !p.timers.l2_flush) {
-    throw_usage("--cache: 'cold' needs a cache flush, which backend {} lacks (accepted: hot)",
-                p.backend->name);
-  }
+  check_cache_state(p.timers, k.cache, p.backend->name);
   OpList deny = OpList::load(default_capture_deny_list());
   OpList dismiss = OpList::load(default_dismiss_list());
   p.capture_denied = deny.find(p.op->name(), p.backend->name) != nullptr;

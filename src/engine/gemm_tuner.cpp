@@ -38,7 +38,7 @@ void configure_gemm_tuner(TunerMode mode, const std::string& results_file,
 #endif
     return;
   }
-  check_gemm_tuner(mode, results_file, torch_device_type);
+  // check_gemm_tuner() was made when the run was configured.
 #ifdef CALIBER_HAVE_CUDA
   auto* context = at::cuda::tunable::getTuningContext();
   context->EnableTunableOp(true);

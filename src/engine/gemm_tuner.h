@@ -8,8 +8,8 @@ namespace caliber {
 
 // The baseline's GEMM tuner (PyTorch TunableOp). record: tune every new GEMM and append the
 // results to `results_file` as they are found; replay: load `results_file` and never tune;
-// off: TunableOp disabled. Throws a usage error where the backend has no tuner or the replay
-// file is missing.
+// off: TunableOp disabled. The caller has made check_gemm_tuner() first; a replay file that
+// TunableOp rejects is a usage error.
 void configure_gemm_tuner(TunerMode mode, const std::string& results_file,
                           const std::string& torch_device_type);
 

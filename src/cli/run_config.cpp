@@ -1,4 +1,4 @@
-#include "timing/measure_options.h"
+#include "cli/run_config.h"
 
 #include <utility>
 
@@ -25,6 +25,15 @@ MeasureOptions measure_options_from_knobs(const Knobs& knobs, std::string op,
   options.throttle_fraction = knobs.throttle_fraction;
   options.graph.warmup_ms = knobs.warmup_ms;
   return options;
+}
+
+ShapeSources shape_sources(const Knobs& knobs, const std::string& backend) {
+  ShapeSources sources;
+  sources.level = knobs.level;
+  sources.mode = knobs.shape_mode;
+  sources.shape_file = knobs.shape_file;
+  sources.backend = backend;
+  return sources;
 }
 
 }  // namespace caliber
