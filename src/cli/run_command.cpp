@@ -22,10 +22,7 @@
 #include "core/run_identity.h"
 #include "core/version.h"
 #include "engine/case_runner.h"
-#include "engine/device/device_api_factory.h"
-#include "engine/device_memory.h"
-#include "engine/device_peaks.h"
-#include "engine/gemm_tuner.h"
+#include "engine/device/device_context.h"
 #include "engine/op_shapes.h"
 #include "engine/provider/provider.h"
 #include "engine/torch_runtime.h"
@@ -131,16 +128,11 @@ RunPlan plan_run(const FlagValues& flags, const EnvLookup& env) {
     }
   }
   // Checked here, before the run directory exists: a refused tuner must leave nothing behind.
-  check_gemm_tuner(k.tuner, p.tuner_file, p.backend->torch_device_type);
+  check_gemm_tuner(k.tuner, p.tuner_file, *p.backend);
   // The device guard comes last: everything above is checked without touching a device.
   guard_device_present(*p.backend, k.device);
   p.device = devices_of(*p.backend).at(static_cast<size_t>(k.device));
   return p;
-}
-
-std::string torch_device_of(const RunPlan& p) {
-  if (p.backend->torch_device_type == "cpu") return "cpu";
-  return fmt::format("{}:{}", p.backend->torch_device_type, p.knobs.device);
 }
 
 RunIdentity identity_of(const RunPlan& p, const std::string& provider_version,
@@ -150,7 +142,7 @@ RunIdentity identity_of(const RunPlan& p, const std::string& provider_version,
   id.device_model = p.device.name;
   id.device_index = p.knobs.device;
   id.driver_version = p.device.driver_version;
-  id.runtime_version = p.backend->name == "cuda" ? torch_cuda_runtime_version() : "";
+  id.runtime_version = device_runtime_version(*p.backend);
   id.torch_version = torch_version();
   id.timer = to_string(p.timers.primary);
   id.cache = cache_caliber(p.knobs.cache, p.knobs.flush_mb);
@@ -233,28 +225,22 @@ int run_planned(RunPlan& p, const std::string& command_line, bool progress) {
   fmt::print("{}", head);
   std::fflush(stdout);
 
-  auto device = make_device_api(*p.backend, p.knobs.device);
-  std::string torch_device = torch_device_of(p);
-  initialize_device_allocator(torch_device);
+  DeviceContext device(*p.backend, p.knobs.device, p.device);
   fs::path peaks_file = std::getenv("CALIBER_PEAKS_FILE") != nullptr
                             ? fs::path(std::getenv("CALIBER_PEAKS_FILE"))
                             : dir.root() / "device_peaks.json";
-  DevicePeaks peaks = load_or_measure_peaks(*device, torch_device, p.device.name, peaks_file);
+  device.load_or_measure_peaks(peaks_file);
   // After the peaks: their 8192^3 probe product must not enter the tuner's records.
-  configure_gemm_tuner(p.knobs.tuner, p.tuner_file, p.backend->torch_device_type);
+  device.configure_gemm_tuner(p.knobs.tuner, p.tuner_file);
 
   CaseRunner::Setup setup;
-  setup.backend = p.backend;
-  setup.device_index = p.knobs.device;
-  setup.torch_device = torch_device;
   setup.plan = p.timers;
   setup.measure =
       measure_options_from_knobs(p.knobs, p.op->name(), p.backend->classifier, p.capture_denied);
-  setup.peaks = peaks;
   const char* state = std::getenv("CALIBER_SELFTEST_STATE");
   setup.state_dir = state != nullptr ? state : dir.root().string();
   setup.candidate = candidate.get();
-  CaseRunner runner(*p.op, *device, setup);
+  CaseRunner runner(*p.op, device, setup);
 
   StatusLine bar(progress && isatty(STDERR_FILENO));
   size_t total = p.dtypes.size() * p.case_indices.size();
@@ -301,7 +287,7 @@ int run_planned(RunPlan& p, const std::string& command_line, bool progress) {
     fmt::print("\n{}", terminal_table(heading, lines, distinct_markers(dtype_rows),
                                       {.color = use_color()}));
     std::fflush(stdout);
-    release_cached_device_memory(p.backend->torch_device_type);
+    device.release_cached_memory();
     if (!fatal.empty()) break;
   }
   if (!fatal.empty()) {
@@ -314,7 +300,7 @@ int run_planned(RunPlan& p, const std::string& command_line, bool progress) {
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   // A worker runs op after op in one process: these figures, op by op, show whether a sweep
   // grows host or device memory.
-  const DeviceMemoryUse held = device_memory_in_use(p.backend->torch_device_type, p.knobs.device);
+  const DeviceMemoryUse held = device.memory_in_use();
   std::string tail = fmt::format(
       "caliber run end {}: {} rows, {} failed, wall {:.1f} s, exit {}{}\n"
       "  memory after the run: host rss {:.1f} MiB, device allocated {:.1f} MiB, reserved {:.1f} "

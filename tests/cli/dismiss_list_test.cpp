@@ -44,8 +44,8 @@ class DismissList : public ::testing::Test {
 
   testing::ShellResult caliber(const std::string& args) const {
     return testing::run_shell("cd '" + dir_.path().string() + "' && " + kCleanEnv +
-                              " CALIBER_DATA_DIR='" + data_.string() + "' " + CALIBER_BINARY + " " +
-                              args);
+                              " CALIBER_DATA_DIR='" + data_.string() + "' CALIBER_PEAKS_FILE='" +
+                              (dir_ / "peaks.json").string() + "' " + CALIBER_BINARY + " " + args);
   }
 
   testing::TempDir dir_{"caliber-cli-dismiss"};
