@@ -16,7 +16,8 @@ namespace {
 // on every host-sized shape in its first dtype, with the one untimed call instantiation makes.
 TEST(EveryShape, EveryOpBuildsAndRunsOnEveryCpuShape) {
   // Level core, shapes from the files, the cpu override applies.
-  ShapeSources sources{.backend = "cpu"};
+  ShapeSources sources;
+  sources.backend = "cpu";
   std::vector<std::string> failures;
   int built = 0;
   for (const OpDef& op : all_ops()) {

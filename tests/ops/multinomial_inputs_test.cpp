@@ -18,7 +18,9 @@ TEST(MultinomialInputs, Float16RowsSumWithinFloat16Range) {
   const OpDef& op = find_op("multinomial");
   int64_t widest = 0;
   for (Level level : {Level::kCore, Level::kComprehensive}) {
-    for (const Shape& shape : resolve_op_shapes(op, ShapeSources{.level = level}).shapes) {
+    ShapeSources sources;
+    sources.level = level;
+    for (const Shape& shape : resolve_op_shapes(op, sources).shapes) {
       widest = std::max(widest, shape.dims("multinomial").back());
     }
   }

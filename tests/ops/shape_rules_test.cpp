@@ -15,7 +15,10 @@ using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
 ShapeSet shapes_of(const std::string& op, Level level, const std::string& backend = "") {
-  return resolve_op_shapes(find_op(op), ShapeSources{.level = level, .backend = backend});
+  ShapeSources sources;
+  sources.level = level;
+  sources.backend = backend;
+  return resolve_op_shapes(find_op(op), sources);
 }
 
 bool runs_at(const ShapeSet& set, const Shape& shape) {
