@@ -331,8 +331,10 @@ int run_batch(const BatchOptions& options, const EnvLookup& env) {
   }
 
   OpCosts costs;
-  if (options.longest_first && !options.costs_from.empty()) {
+  if (!options.costs_from.empty()) {
+    // Read even when unused, so that a wrong path is an error before anything runs.
     costs = load_op_costs(options.costs_from, true, "--costs-from");
+    if (!options.longest_first) costs = {};
   } else if (options.longest_first) {
     // The shipped table first, then this batch's own earlier walls (a resumed or forced batch
     // on this device) over it.

@@ -27,7 +27,7 @@ struct BatchCommandInput {
   std::string isolation;  // empty: default_isolation() of the candidate
   bool no_dismiss = false;
   bool no_progress = false;
-  std::string order = "longest-first";
+  std::string order = "selection";
 };
 
 }  // namespace
@@ -58,8 +58,9 @@ void add_batch_command(CLI::App& app, CommandAction& action) {
                   "replace a worker whose resident memory grew by more than this since its first "
                   "op (default 1024; 0: never)");
   cmd->add_option("--order", in->order,
-                  "accepted: longest-first (each lane runs its longest ops first, by expected wall "
-                  "times), selection (the order ops were selected in); default longest-first");
+                  "accepted: selection (the order ops were selected in; default), longest-first "
+                  "(each lane runs its longest ops first, by expected wall times: a shorter tail "
+                  "on many devices)");
   cmd->add_option("--costs-from", o.costs_from,
                   "expected wall times for --order longest-first: an ops_status.csv or a batch "
                   "directory (default: ops/op_costs.csv, then this batch's own earlier walls)");

@@ -28,8 +28,8 @@ void write_costs(const BatchHarness& h) {
 TEST(BatchOrder, LongestFirstRunsTheOpsWithTheLongestEarlierWallFirst) {
   BatchHarness h("order-longest");
   write_costs(h);
-  EXPECT_EQ(h.run({"--ops", "ok_a,ok_b,ok_c", "--devices", "0", "--costs-from",
-                   (h.dir() / "costs.csv").string()}),
+  EXPECT_EQ(h.run({"--ops", "ok_a,ok_b,ok_c", "--devices", "0", "--order", "longest-first",
+                   "--costs-from", (h.dir() / "costs.csv").string()}),
             0)
       << h.output();
   EXPECT_EQ(run_order(h), (std::vector<std::string>{"ok_c", "ok_a", "ok_b"}));
@@ -37,11 +37,11 @@ TEST(BatchOrder, LongestFirstRunsTheOpsWithTheLongestEarlierWallFirst) {
             std::string::npos);
 }
 
-TEST(BatchOrder, SelectionKeepsTheOrderTheOpsWereSelectedIn) {
+TEST(BatchOrder, ByDefaultTheOpsRunInTheOrderTheyWereSelectedIn) {
   BatchHarness h("order-selection");
   write_costs(h);
-  EXPECT_EQ(h.run({"--ops", "ok_a,ok_b,ok_c", "--devices", "0", "--order", "selection",
-                   "--costs-from", (h.dir() / "costs.csv").string()}),
+  EXPECT_EQ(h.run({"--ops", "ok_a,ok_b,ok_c", "--devices", "0", "--costs-from",
+                   (h.dir() / "costs.csv").string()}),
             0)
       << h.output();
   EXPECT_EQ(run_order(h), (std::vector<std::string>{"ok_a", "ok_b", "ok_c"}));
