@@ -2,7 +2,6 @@
 // includes only the layers its row names, and never the files its row forbids. A new upward
 // include (core -> anything above, engine -> cli, timing -> core/knobs.h) fails here.
 
-#include <dirent.h>
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -12,6 +11,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "source_files.h"
 
 namespace {
 
@@ -81,22 +82,6 @@ std::string violation(const std::map<std::string, LayerRule>& rules, const std::
   return layer + " may not include " + target + " (an upward or sideways include)";
 }
 
-void list_sources(const std::string& dir, std::vector<std::string>& out) {
-  DIR* d = opendir(dir.c_str());
-  if (d == nullptr) return;
-  while (dirent* e = readdir(d)) {
-    std::string name = e->d_name;
-    if (name == "." || name == "..") continue;
-    std::string path = dir + "/" + name;
-    if (e->d_type == DT_DIR) {
-      list_sources(path, out);
-    } else if (std::regex_search(name, std::regex(R"(\.(h|cpp|cu)$)"))) {
-      out.push_back(path);
-    }
-  }
-  closedir(d);
-}
-
 std::string slurp(const std::string& path) {
   std::ifstream in(path);
   std::stringstream text;
@@ -134,7 +119,7 @@ TEST(IncludeGraph, EveryIncludeInSrcFollowsTheLayerTable) {
   auto rules = readme_rules();
   const std::string src = std::string(CALIBER_SOURCE_DIR) + "/src";
   std::vector<std::string> files;
-  list_sources(src, files);
+  caliber::testing::list_source_files(src, std::regex(R"(\.(h|cpp|cu)$)"), files);
   ASSERT_GT(files.size(), 100u);
   std::regex include(R"re(^\s*#\s*include\s+"([^"]+)")re");
   for (const auto& path : files) {

@@ -1,4 +1,3 @@
-#include <dirent.h>
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -7,27 +6,14 @@
 #include <string>
 #include <vector>
 
+#include "source_files.h"
+
 namespace {
 
 // Every layer is a static library linked into one binary, so two classes of one name in
 // namespace caliber are an ODR violation the linker does not report: the program then runs one
 // type's code on the other's layout (seen: report's and batch's OpStatus, a double free). This
 // keeps type names unique across src/.
-void list_headers(const std::string& dir, std::vector<std::string>& out) {
-  DIR* d = opendir(dir.c_str());
-  if (d == nullptr) return;
-  while (dirent* e = readdir(d)) {
-    std::string name = e->d_name;
-    if (name == "." || name == "..") continue;
-    std::string path = dir + "/" + name;
-    if (e->d_type == DT_DIR) {
-      list_headers(path, out);
-    } else if (name.size() > 2 && name.substr(name.size() - 2) == ".h") {
-      out.push_back(path);
-    }
-  }
-  closedir(d);
-}
 
 // The type a line defines at namespace scope ("class Name {", "struct Name : Base {",
 // "class Name final", "enum class Name {"); empty when it defines none. Enums count: two
@@ -50,7 +36,8 @@ TEST(SourceLayout, ClassesStructsAndEnumsCountAsDefinitions) {
 
 TEST(SourceLayout, EveryTypeNameIsDefinedOnce) {
   std::vector<std::string> headers;
-  list_headers(std::string(CALIBER_SOURCE_DIR) + "/src", headers);
+  caliber::testing::list_source_files(std::string(CALIBER_SOURCE_DIR) + "/src",
+                                      std::regex(R"(\.h$)"), headers);
   ASSERT_GT(headers.size(), 50u);
   std::map<std::string, std::string> seen;
   for (const auto& path : headers) {
