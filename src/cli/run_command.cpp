@@ -10,11 +10,15 @@
 
 #include "backend/registry.h"
 #include "backend/timer_plan.h"
+#include "cli/candidate_environment.h"
 #include "cli/command.h"
+#include "cli/flaggems_flags.h"
 #include "cli/op_node.h"
 #include "cli/status_line.h"
 #include "core/data_paths.h"
 #include "core/error.h"
+#include "core/flaggems_mode.h"
+#include "core/flaggems_record.h"
 #include "core/op_list.h"
 #include "core/process_memory.h"
 #include "core/run_directory.h"
@@ -27,6 +31,7 @@
 #include "engine/gemm_tuner.h"
 #include "engine/op_registry.h"
 #include "engine/op_shapes.h"
+#include "engine/provider/file_digest.h"
 #include "engine/provider/provider.h"
 #include "engine/torch_runtime.h"
 #include "report/flaggems_table.h"
@@ -43,7 +48,7 @@ const std::vector<std::string> kRunKnobs = {
     "enable_graph", "cache", "policy", "return_mode", "quantiles", "repeat", "warmup_ms", "rep_ms",
     "noise_target", "min_samples", "min_time_s", "max_time_s", "throttle_fraction", "flush_mb",
     "tuner", "tuner_file", "isolate_tuner_cache", "use_flagtune", "device", "out_dir", "candidate",
-    "shard"};
+    "shard", "record", "metrics", "op_file"};
 // clang-format on
 
 // Everything validated before the first device call, so bad input costs nothing.
@@ -60,6 +65,7 @@ struct RunPlan {
   std::string dismissed_reason;
   fs::path out;
   std::string tuner_file;
+  CandidateEnvironment candidate_env;
 };
 
 std::vector<DType> resolve_dtypes(const Knobs& knobs, const OpDef& op) {
@@ -108,6 +114,7 @@ RunPlan plan_run(const FlagValues& flags, const EnvLookup& env) {
   p.backend = &select_backend(k.backend, "--backend (ZL_BACKEND)");
   p.timers = derive_timer_plan(p.backend->capabilities, k.timer, k.enable_graph, p.backend->name);
   p.dtypes = resolve_dtypes(k, *p.op);
+  p.candidate_env = plan_candidate_environment(k, p.backend->name, env);
   p.shapes = resolve_op_shapes(*p.op, shape_sources(k, p.backend->name));
   p.case_indices = shard_cases(k.shard, p.shapes.cases.size());
   if (k.cache == CacheState::kCold && !p.timers.l2_flush) {
@@ -159,8 +166,14 @@ RunIdentity identity_of(const RunPlan& p, const std::string& provider_version,
   id.repeat = p.knobs.repeat;
   id.policy = to_string(p.knobs.policy);
   id.level = to_string(p.knobs.level);
-  id.shape_mode = to_string(p.knobs.shape_mode);
+  id.shape_mode = p.knobs.shape_upstream ? "upstream" : to_string(p.knobs.shape_mode);
   id.shape_set = p.shapes.digest();
+  id.shape_source = p.shapes.source;
+  if (fs::is_regular_file(p.shapes.source))
+    id.shape_source_sha256 = sha256_of_file(p.shapes.source);
+  id.use_flagtune = p.candidate_env.use_flagtune;
+  id.gems_vendor = p.candidate_env.gems_vendor;
+  id.gems_vendor_source = p.candidate_env.gems_vendor_source;
   id.tuner_mode = to_string(p.knobs.tuner);
   id.tuner_file = p.tuner_file;
   id.provider = p.knobs.candidate.empty() ? "baseline" : p.knobs.candidate;
@@ -225,6 +238,8 @@ bool use_color() { return isatty(STDOUT_FILENO) && std::getenv("NO_COLOR") == nu
 int run_planned(RunPlan& p, const std::string& command_line, bool progress) {
   auto started = std::chrono::steady_clock::now();
   std::unique_ptr<Provider> candidate;
+  // Before the import: FlagGems reads USE_FLAGTUNE and GEMS_VENDOR while it loads.
+  export_candidate_environment(p.candidate_env);
   if (!p.knobs.candidate.empty()) candidate = make_provider(p.knobs.candidate);
   RunDirectory dir(p.out);
   RunIdentity identity = identity_of(p, candidate ? candidate->version() : "", command_line);
@@ -295,7 +310,7 @@ int run_planned(RunPlan& p, const std::string& command_line, bool progress) {
     }
     bar.clear();
     TableHeading heading{p.op->name(), dtype_name(dtype), to_string(p.timers.primary),
-                         to_string(p.knobs.level)};
+                         to_string(p.knobs.level), identity.cache};
     auto lines = table_lines(dtype_rows);
     bool with_tflops = std::any_of(dtype_rows.begin(), dtype_rows.end(),
                                    [](const ResultRow& r) { return r.tflops > 0; });
@@ -313,6 +328,10 @@ int run_planned(RunPlan& p, const std::string& command_line, bool progress) {
   }
   identity.end_time = utc_now_iso8601();
   dir.write_identity(identity);
+  write_run_record(
+      dir.root(), p.knobs.record,
+      {p.op->name(), flaggems_mode_name(identity.timer), identity.level, p.knobs.metrics},
+      identity.op_node);
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   // A worker runs op after op in one process: these figures, op by op, show whether a sweep
   // grows host or device memory.
@@ -349,6 +368,7 @@ void add_run_command(CLI::App& app, CommandAction& action) {
   auto flags = std::make_shared<FlagValues>();
   auto no_progress = std::make_shared<bool>(false);
   add_knob_options(cmd, *flags, kRunKnobs);
+  add_flaggems_flags(cmd, *flags);
   cmd->add_flag("--no-progress", *no_progress, "no progress line");
   cmd->callback([&action, flags, no_progress] {
     action = [flags, no_progress] {

@@ -30,6 +30,9 @@ int run_redirected(const FlagValues& flags, const std::filesystem::path& log,
   int code = 0;
   try {
     code = execute_run(flags, env);
+  } catch (const WriteFailure& e) {
+    fmt::print(stderr, "caliber: {}\n", e.what());
+    code = kWriteFailureExitCode;
   } catch (const Error& e) {
     fmt::print(stderr, "caliber: {}\n", e.what());
     code = exit_code_for(e.kind());
@@ -69,6 +72,8 @@ nlohmann::json answer(const std::string& line, const EnvLookup& env) {
   if (log.empty()) log = std::filesystem::path(flags["out_dir"]) / "worker.log";
   try {
     return {{"op", op}, {"exit", run_redirected(flags, log, env)}};
+  } catch (const WriteFailure& e) {
+    return {{"op", op}, {"exit", kWriteFailureExitCode}, {"error", e.what()}};
   } catch (const Error& e) {
     return {{"op", op}, {"exit", exit_code_for(e.kind())}, {"error", e.what()}};
   }
