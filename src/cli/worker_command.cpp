@@ -10,6 +10,7 @@
 #include "cli/command.h"
 #include "cli/run_command.h"
 #include "core/error.h"
+#include "core/write_failure.h"
 
 namespace caliber {
 namespace {

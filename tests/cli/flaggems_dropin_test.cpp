@@ -308,7 +308,7 @@ TEST_F(FlagGemsDropIn, FlagGemsFlagsSetCaliberKnobs) {
 }
 
 TEST_F(FlagGemsDropIn, FlagGemsFlagsWithoutMeaningAreBadInputNamingTheFlag) {
-  for (const std::string& flag :
+  for (const std::string flag :
        {"--mode wrapper", "--query", "--parallel 2", "--output x.json", "--collect-marks m.yaml"}) {
     auto r = run("--op add --out " + out("refused").string() + " " + flag);
     EXPECT_EQ(r.exit_code, 2) << flag << ": " << r.output;
@@ -341,7 +341,7 @@ class FullDisk : public FlagGemsDropIn {
   void SetUp() override {
     mount_ = out("small");
     fs::create_directories(mount_);
-    if (::mount("tmpfs", mount_.c_str(), "tmpfs", 0, "size=256k") != 0) {
+    if (::mount("tmpfs", mount_.c_str(), "tmpfs", 0, "size=2m") != 0) {
       GTEST_SKIP() << "cannot mount a tmpfs here (" << std::strerror(errno)
                    << "); the full-disk tests need root";
     }
@@ -354,7 +354,7 @@ class FullDisk : public FlagGemsDropIn {
   void fill(long free_kib) {
     std::ofstream filler(mount_ / "filler", std::ios::binary);
     std::string block(4096, 'x');
-    for (long i = 0; i < (256 - free_kib) / 4; ++i) filler << block;
+    for (long i = 0; i < (2048 - free_kib) / 4; ++i) filler << block;
   }
 
   fs::path mount_;
@@ -371,7 +371,7 @@ TEST_F(FullDisk, RunStopsWithOneLineNamingTheFileAndCause) {
 }
 
 TEST_F(FullDisk, BatchStopsCleanlyAndTheSameCommandResumes) {
-  fill(40);
+  fill(64);
   std::string command =
       std::string(
           "batch --backend cpu --ops add,sub,mul,div --dtypes float32 --warmup-ms 1 "

@@ -60,8 +60,9 @@ std::filesystem::path candidate_checkout(const std::string& candidate_spec) {
         "--candidate is given (accepted: upstream with --candidate, file, builtin)");
   }
   ProviderSpec spec = parse_provider_spec(candidate_spec);
-  std::filesystem::path location =
-      spec.kind == ProviderSpec::Kind::kPython ? module_location(spec) : spec.path;
+  std::filesystem::path location = spec.kind == ProviderSpec::Kind::kPython
+                                       ? module_location(spec)
+                                       : std::filesystem::path(spec.path);
   std::filesystem::path checkout = checkout_above(location);
   if (checkout.empty()) {
     throw_usage(
