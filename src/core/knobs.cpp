@@ -162,12 +162,6 @@ std::vector<KnobDef> make_table() {
 
 }  // namespace
 
-std::string cache_caliber(CacheState cache, double flush_mb) {
-  std::string text = to_string(cache);
-  if (cache == CacheState::kCold && flush_mb > 0) text += fmt::format(",flush_mb={}", flush_mb);
-  return text;
-}
-
 std::string op_of_test_file(const std::string& label, const std::string& file) {
   std::string name = std::filesystem::path(file).filename().string();
   if (name.size() > 8 && name.starts_with("test_") && name.ends_with(".py")) {

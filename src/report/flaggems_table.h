@@ -6,6 +6,7 @@
 
 #include "core/flaggems_mode.h"
 #include "core/result_row.h"
+#include "core/row_status.h"
 
 namespace caliber {
 
@@ -24,7 +25,7 @@ struct TableHeading {
 std::string flaggems_table_title(const TableHeading& heading);
 // Rows carry baseline latency; candidate latency and speedup where a candidate row is paired.
 struct TableLine {
-  std::string status{};  // SUCCESS / FAILED
+  RowStatus status = RowStatus::kSuccess;  // SUCCESS or FAILED
   std::optional<double> torch_ms{};
   std::optional<double> gems_ms{};
   std::optional<double> speedup{};
