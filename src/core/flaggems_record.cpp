@@ -289,7 +289,7 @@ std::vector<Pair> pair_rows(const std::vector<ResultRow>& rows) {
 }
 
 std::optional<double> latency_of(const ResultRow* row) {
-  if (row == nullptr || row->status != "SUCCESS") return std::nullopt;
+  if (row == nullptr || row->status != RowStatus::kSuccess) return std::nullopt;
   return row->latency_ms;
 }
 
@@ -301,8 +301,9 @@ ojson metric_entry(const Pair& pair, const RecordContext& context) {
   if (latency_of(cand) && cand->speedup) speedup = cand->speedup;
   double tflops = cand && cand->tflops > 0 ? cand->tflops : (base ? base->tflops : 0);
   std::string error;
-  if (base && base->status == "FAILED") error = base->error.empty() ? "FAILED" : base->error;
-  if (error.empty() && cand && cand->status == "FAILED") {
+  if (base && base->status == RowStatus::kFailed)
+    error = base->error.empty() ? "FAILED" : base->error;
+  if (error.empty() && cand && cand->status == RowStatus::kFailed) {
     error = cand->error.empty() ? "FAILED" : cand->error;
   }
   auto pick = [&](const char* metric, ojson value) {
@@ -457,7 +458,7 @@ void write_run_record(const std::filesystem::path& run_dir, RecordFormat format,
   }
   std::string reason;
   for (const auto& row : rows) {
-    if (row.status == "FAILED") {
+    if (row.status == RowStatus::kFailed) {
       reason = row.error.empty() ? "FAILED" : row.error;
       break;
     }

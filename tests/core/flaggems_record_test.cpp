@@ -123,10 +123,10 @@ TEST(FlagGemsResults, KeysInFlagGemsOrderAsInItsOwnLog) {
 
 TEST(FlagGemsResults, FailedAndUncoveredRows) {
   ResultRow failed = row("baseline", "float16", "[torch.Size([8])]", 0);
-  failed.status = "FAILED";
+  failed.status = RowStatus::kFailed;
   failed.error = "out of memory";
   ResultRow uncovered = row("python:flag_gems", "float16", "[torch.Size([8])]", 0);
-  uncovered.status = "NOT_COVERED";
+  uncovered.status = RowStatus::kNotCovered;
   auto results = flaggems_results({failed, uncovered}, {"add", "kernel", "core", {}});
   const ojson& m = results[0]["result"][0];
   EXPECT_EQ(m["error_msg"], "out of memory");
