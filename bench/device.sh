@@ -3,7 +3,7 @@
 # then run the named stages, logging under $OUT. At most 8 files come back from a device call, so
 # each stage writes into $OUT/work/<stage>/ and the folder is packed into $OUT/<stage>.tgz.
 #
-#   bench/device.sh verify runs          # stages: devices verify runs backward tuner timers screen blas_ab flaggems warmup_blas sync_memory build_before use:before|current families:ISO:DEVS:NAME
+#   bench/device.sh verify runs          # stages: devices verify runs backward tuner timers screen blas_ab flaggems flaggems_dropin warmup_blas sync_memory build_before use:before|current families:ISO:DEVS:NAME
 #   bench/device.sh core:worker:0,1:w2a core:op:0,1:op2 compare:w2a:op2 flaggems
 #
 # Screens (`core:ISOLATION:DEVICES:NAME`) go to runs/device/NAME, a git-ignored folder that stays
@@ -101,6 +101,11 @@ for stage in "$@"; do
           bash "$here/bench/flaggems_compare.sh"
       fi
       cat "$dir"/*/compare.log "$dir"/compare.log 2>/dev/null | tail -40 ;;
+    flaggems_dropin)
+      # Issue 20: caliber as a drop-in for FlagGems' benchmark users, on GPU 0 (a few minutes).
+      CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-0} OUT=$dir CALIBER_DEVICE_BUILD=$build \
+        DROPIN_LIMIT_S=$(($(left) - 150)) bash "$here/bench/flaggems_dropin.sh"
+      tail -60 "$dir/dropin.log" ;;
     warmup_blas)
       # Parallel tuner warmup: mm's comprehensive record pass sharded over WARMUP_GPUS GPUs
       # (default every GPU; WARMUP_GPUS=1 is the one-GPU reference).

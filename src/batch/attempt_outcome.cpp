@@ -8,6 +8,7 @@
 #include <initializer_list>
 
 #include "core/text_util.h"
+#include "core/write_failure.h"
 
 namespace caliber {
 namespace {
@@ -71,6 +72,11 @@ AttemptOutcome classify_exit(const ChildExit& exit, double timeout_s,
     case 3:
       out.state = OpState::kDeviceFatal;
       break;
+    case kWriteFailureExitCode:
+      // Not the op's failure: it is redone, from scratch, when the batch resumes.
+      out.state = OpState::kInterrupted;
+      out.error = "could not write its artifacts: " + (log_error.empty() ? "exit 5" : log_error);
+      return out;
     default:
       out.state = OpState::kFailed;
       break;

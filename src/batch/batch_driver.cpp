@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <initializer_list>
 #include <map>
 #include <mutex>
@@ -23,8 +24,10 @@
 #include "core/atomic_file.h"
 #include "core/data_paths.h"
 #include "core/error.h"
+#include "core/flaggems_record.h"
 #include "core/run_identity.h"
 #include "core/version.h"
+#include "core/write_failure.h"
 
 namespace caliber {
 namespace {
@@ -46,6 +49,10 @@ std::vector<OpEntry> list_ops(const BatchPlan& plan, BatchDirectory& dir, bool r
   ChildSpec spec;
   spec.argv = {plan.child_binary.string(),  "ops",       "--json",          "--level",
                to_string(plan.knobs.level), "--backend", plan.backend->name};
+  // SHAPE_MODE=upstream finds its shapes through the candidate.
+  if (!plan.knobs.candidate.empty()) {
+    spec.argv.insert(spec.argv.end(), {"--candidate", plan.knobs.candidate});
+  }
   spec.stdout_path = json_path;
   spec.stderr_path = log_path;
   ChildProcess child(spec);
@@ -210,14 +217,18 @@ class BatchSession {
     start_ = Clock::now();
     for (size_t lane_index = 0; lane_index < plan_.devices.size(); ++lane_index) {
       threads.emplace_back([&, lane_index] {
-        // The lane (and so its worker) lives in this thread: children die with the thread that
-        // started them (PR_SET_PDEATHSIG), which must outlive them.
-        Lane lane(plan_, plan_.devices[lane_index], interrupt_requested(),
-                  [this](const std::string& line) { dir_.log(line); });
-        while (!interrupt_requested().load()) {
-          std::optional<size_t> next = queue.next(lane_index);
-          if (!next) break;
-          run_one(runner, lane, todo_[*next]);
+        try {
+          // The lane (and so its worker) lives in this thread: children die with the thread
+          // that started them (PR_SET_PDEATHSIG), which must outlive them.
+          Lane lane(plan_, plan_.devices[lane_index], interrupt_requested(),
+                    [this](const std::string& line) { dir_.log(line); });
+          while (!interrupt_requested().load()) {
+            std::optional<size_t> next = queue.next(lane_index);
+            if (!next) break;
+            run_one(runner, lane, todo_[*next]);
+          }
+        } catch (const WriteFailure& e) {
+          stop_for_write_failure(e.what());
         }
         lanes_left.fetch_sub(1);
       });
@@ -241,6 +252,10 @@ class BatchSession {
     OpStatus status;
     try {
       status = runner.run(op, lane);
+    } catch (const WriteFailure& e) {
+      status.op = op.name;
+      status.state = OpState::kInterrupted;
+      stop_for_write_failure(e.what());
     } catch (const std::exception& e) {
       status.op = op.name;
       status.backend = plan_.backend->name;
@@ -248,17 +263,38 @@ class BatchSession {
       status.state = OpState::kFailed;
       status.error = fmt::format("batch internal error: {}", e.what());
     }
-    // The marker comes last: a batch killed before it redoes the op; one killed after it
-    // rebuilds the row from the marker.
-    if (is_final(status.state)) dir_.mark_complete(status);
-    dir_.log(fmt::format("{} -> {} on device {} ({} attempt(s), {:.1f} s){}", op.name,
-                         to_string(status.state), status.device, status.attempts, status.wall_s,
-                         status.error.empty() ? "" : ": " + status.error));
+    if (status.state == OpState::kInterrupted && status.exit_code == kWriteFailureExitCode) {
+      stop_for_write_failure(fmt::format("{}: {}", op.name, status.error));
+    }
+    try {
+      // The marker comes last: a batch killed before it redoes the op; one killed after it
+      // rebuilds the row from the marker.
+      if (is_final(status.state)) dir_.mark_complete(status);
+      dir_.log(fmt::format("{} -> {} on device {} ({} attempt(s), {:.1f} s){}", op.name,
+                           to_string(status.state), status.device, status.attempts, status.wall_s,
+                           status.error.empty() ? "" : ": " + status.error));
+    } catch (const WriteFailure& e) {
+      stop_for_write_failure(e.what());
+    }
     std::lock_guard<std::mutex> lock(mutex_);
     --running_;
     rows_[row] = status;
     if (is_final(status.state)) ++done_here_;
-    write_status_locked();
+    try {
+      write_status_locked();
+    } catch (const WriteFailure& e) {
+      write_failure_ = write_failure_.empty() ? e.what() : write_failure_;
+      interrupt_requested().store(true);
+    }
+  }
+
+  // A file could not be written (full disk, read-only folder, quota): every lane stops as on an
+  // interrupt, the ops that did not finish stay without a marker, and the batch ends with the
+  // first failure, so that the same command resumes once there is room.
+  void stop_for_write_failure(const std::string& what) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (write_failure_.empty()) write_failure_ = what;
+    interrupt_requested().store(true);
   }
 
   ProgressCounts counts() {
@@ -282,6 +318,18 @@ class BatchSession {
   void write_status_locked() { dir_.write_status(rows_); }
 
   int finish() {
+    if (!write_failure_.empty()) {
+      for (auto& row : rows_) {
+        if (row.state == OpState::kPending) row.state = OpState::kInterrupted;
+      }
+      // Best effort: the status and the log may be on the full filesystem too.
+      try {
+        write_status();
+        dir_.log("stopped: " + write_failure_);
+      } catch (const Error&) {
+      }
+      throw WriteFailure(write_failure_);
+    }
     bool interrupted = interrupt_requested().load();
     std::map<std::string, int> by_state;
     bool any_failure = false;
@@ -291,6 +339,7 @@ class BatchSession {
       any_failure = any_failure || is_failure(row.state);
     }
     write_status();
+    write_record();
     std::vector<std::string> parts;
     for (const auto& [state, n] : by_state) parts.push_back(fmt::format("{} {}", n, state));
     std::string summary = fmt::format("{} op(s): {}{}", rows_.size(), fmt::join(parts, ", "),
@@ -299,6 +348,30 @@ class BatchSession {
     fmt::print("caliber batch: {} -> {}\n", summary, dir_.status_path().string());
     if (interrupted) return kInterruptedExitCode;
     return any_failure ? 1 : 0;
+  }
+
+  // FlagGems' --record for the whole batch, from the records its runs wrote (resumed ops
+  // included), as one FlagGems invocation over these ops would write it.
+  void write_record() {
+    if (plan_.knobs.record == RecordFormat::kNone) return;
+    std::vector<RecordedOp> ops;
+    for (const auto& row : rows_) {
+      if (row.state == OpState::kPending || row.state == OpState::kInterrupted) continue;
+      RecordedOp op{row.op, {}, "failed", row.error};
+      if (row.state == OpState::kOk) op.outcome = "passed";
+      if (row.state == OpState::kDismissed) op.outcome = "skipped";
+      // The dtype-by-dtype reruns of an op whose all-dtypes run failed supersede that run.
+      std::vector<std::filesystem::path> alone;
+      std::error_code ec;
+      for (const auto& entry :
+           std::filesystem::directory_iterator(dir_.op_dir(row.op) / "dtypes", ec)) {
+        alone.push_back(entry.path());
+      }
+      std::sort(alone.begin(), alone.end());
+      op.run_dirs = alone.empty() ? std::vector{dir_.op_dir(row.op)} : alone;
+      ops.push_back(std::move(op));
+    }
+    write_batch_record(dir_.root(), plan_.knobs.record, ops);
   }
 
   BatchPlan plan_;
@@ -310,6 +383,7 @@ class BatchSession {
   std::mutex mutex_;
   int running_ = 0;
   int done_here_ = 0;
+  std::string write_failure_;  // the first write failure; guarded by mutex_
   Clock::time_point start_ = Clock::now();
 };
 

@@ -80,7 +80,9 @@ const std::vector<std::string>& batch_knob_names() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> out;
     for (const auto& def : knob_table()) {
-      if (def.name != "op" && def.name != "node" && def.name != "device") out.push_back(def.name);
+      if (def.name != "op" && def.name != "node" && def.name != "device" && def.name != "op_file") {
+        out.push_back(def.name);
+      }
     }
     return out;
   }();

@@ -54,7 +54,7 @@ std::vector<std::pair<std::string, std::optional<std::string>>> lane_environment
   }
   out.emplace_back("CALIBER_BATCH_DEVICE", std::to_string(device));
   // The batch passes op, device and tuner choices as flags; these names would contradict them.
-  for (const char* name : {"OP", "TEST_NODE", "REPLAY_FROM", "PARALLEL_WARMUP_GPUS"}) {
+  for (const char* name : {"OP", "OP_FILE", "TEST_NODE", "REPLAY_FROM", "PARALLEL_WARMUP_GPUS"}) {
     out.emplace_back(name, std::nullopt);
   }
   return out;

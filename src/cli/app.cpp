@@ -7,6 +7,7 @@
 #include "cli/command.h"
 #include "core/error.h"
 #include "core/version.h"
+#include "core/write_failure.h"
 #include "engine/provider/embedded_python.h"
 
 namespace caliber {
@@ -34,6 +35,9 @@ int run_cli(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     int rc = app.exit(e);
     return rc == 0 ? 0 : 2;
+  } catch (const WriteFailure& e) {
+    fmt::print(stderr, "caliber: {}\n", e.what());
+    return kWriteFailureExitCode;
   } catch (const Error& e) {
     fmt::print(stderr, "caliber: {}\n", e.what());
     return exit_code_for(e.kind());

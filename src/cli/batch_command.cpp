@@ -5,6 +5,7 @@
 #include "batch/batch_driver.h"
 #include "batch/batch_plan.h"
 #include "cli/command.h"
+#include "cli/flaggems_flags.h"
 #include "core/text_util.h"
 
 namespace caliber {
@@ -38,6 +39,7 @@ void add_batch_command(CLI::App& app, CommandAction& action) {
   auto in = std::make_shared<BatchCommandInput>();
   BatchOptions& o = in->options;
   add_knob_options(cmd, o.knob_flags, batch_knob_names());
+  add_flaggems_flags(cmd, o.knob_flags);
   cmd->add_option("--ops", in->ops, "comma-separated op names (default: every op)");
   cmd->add_option("--ops-file", o.ops_file, "a file of op names, one or more per line, # comments");
   cmd->add_option("--family", in->families, "only ops of these families (comma-separated)");

@@ -52,8 +52,9 @@ std::vector<std::string> dtype_names(const std::vector<DType>& dtypes) {
 }
 
 int list_ops(const OpsOptions& o) {
-  Knobs knobs = resolve_knobs(o.flags, process_env(),
-                              {"backend", "level", "dtypes", "shape_mode", "shape_file", "op"});
+  Knobs knobs =
+      resolve_knobs(o.flags, process_env(),
+                    {"backend", "level", "dtypes", "shape_mode", "shape_file", "op", "candidate"});
   // The backend only picks the override file; listing needs no device.
   std::string backend = knobs.backend.empty() ? "" : find_backend("--backend", knobs.backend).name;
   ShapeSources sources = shape_sources(knobs, backend);
@@ -181,7 +182,7 @@ void add_ops_command(CLI::App& app, CommandAction& action) {
   auto* cmd = app.add_subcommand("ops", "List the operator corpus, or verify it against ATen");
   auto options = std::make_shared<OpsOptions>();
   add_knob_options(cmd, options->flags,
-                   {"backend", "level", "dtypes", "shape_mode", "shape_file", "op"});
+                   {"backend", "level", "dtypes", "shape_mode", "shape_file", "op", "candidate"});
   cmd->add_option("--family", options->family,
                   fmt::format("only this family (accepted: {})", family_choice().accepted()));
   cmd->add_flag("--json", options->as_json, "print JSON");

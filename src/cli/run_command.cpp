@@ -8,8 +8,11 @@
 #include <memory>
 
 #include "cli/command.h"
+#include "cli/flaggems_flags.h"
 #include "cli/run_config.h"
 #include "cli/run_sinks.h"
+#include "core/flaggems_mode.h"
+#include "core/flaggems_record.h"
 #include "core/run_directory.h"
 #include "engine/provider/provider.h"
 #include "engine/run_directory_sink.h"
@@ -29,6 +32,8 @@ std::string joined_command_line(const FlagValues& flags) {
 int run_planned(const RunPlan& plan, const std::string& command_line, const RunOutput& output) {
   auto started = std::chrono::steady_clock::now();
   std::unique_ptr<Provider> candidate;
+  // Before the import: FlagGems reads USE_FLAGTUNE and GEMS_VENDOR while it loads.
+  export_candidate_environment(plan.candidate_env);
   if (!plan.candidate.empty()) candidate = make_provider(plan.candidate);
   RunDirectory dir(plan.out);
   RunIdentity identity = identity_of(plan, candidate ? candidate->version() : "", command_line);
@@ -36,7 +41,13 @@ int run_planned(const RunPlan& plan, const std::string& command_line, const RunO
   RunLogSink log(dir);
   TerminalSink terminal(output.out, output.color, output.progress);
   RunSession session(plan.config, candidate.get(), {&files, &log, &terminal});
-  return session.run(identity, run_banner(plan, identity), started);
+  int code = session.run(identity, run_banner(plan, identity), started);
+  // FlagGems' record (--record log|json) from the rows the session wrote.
+  write_run_record(dir.root(), plan.knobs.record,
+                   {plan.config.op->name(), flaggems_mode_name(identity.timer), identity.level,
+                    plan.knobs.metrics},
+                   identity.op_node);
+  return code;
 }
 
 }  // namespace
@@ -50,6 +61,7 @@ void add_run_command(CLI::App& app, CommandAction& action) {
   auto flags = std::make_shared<FlagValues>();
   auto no_progress = std::make_shared<bool>(false);
   add_knob_options(cmd, *flags, run_knob_names());
+  add_flaggems_flags(cmd, *flags);
   cmd->add_flag("--no-progress", *no_progress, "no progress line");
   cmd->callback([&action, flags, no_progress] {
     action = [flags, no_progress] {

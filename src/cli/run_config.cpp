@@ -15,6 +15,8 @@
 #include "core/version.h"
 #include "engine/device/device_context.h"
 #include "engine/op_shapes.h"
+#include "engine/provider/candidate_checkout.h"
+#include "engine/provider/file_digest.h"
 #include "engine/torch_runtime.h"
 #include "ops/op_registry.h"
 
@@ -29,7 +31,7 @@ const std::vector<std::string> kRunKnobs = {
     "enable_graph", "cache", "policy", "return_mode", "quantiles", "repeat", "warmup_ms", "rep_ms",
     "noise_target", "min_samples", "min_time_s", "max_time_s", "throttle_fraction", "flush_mb",
     "tuner", "tuner_file", "isolate_tuner_cache", "use_flagtune", "device", "out_dir", "candidate",
-    "shard"};
+    "shard", "record", "metrics", "op_file"};
 // clang-format on
 
 std::vector<DType> resolve_dtypes(const Knobs& knobs, const OpDef& op) {
@@ -83,6 +85,7 @@ RunPlan plan_run(const FlagValues& flags, const EnvLookup& env) {
   p.config.timers = derive_timer_plan(p.config.backend->capabilities, k.timer, k.enable_graph,
                                       p.config.backend->name);
   p.config.dtypes = resolve_dtypes(k, *p.config.op);
+  p.candidate_env = plan_candidate_environment(k, p.config.backend->name, env);
   p.config.shapes = resolve_op_shapes(*p.config.op, shape_sources(k, p.config.backend->name));
   p.config.case_indices = shard_cases(k.shard, p.config.shapes.cases.size());
   check_cache_state(p.config.timers, k.cache, p.config.backend->name);
@@ -137,8 +140,15 @@ RunIdentity identity_of(const RunPlan& p, const std::string& provider_version,
   id.repeat = p.knobs.repeat;
   id.policy = to_string(p.knobs.policy);
   id.level = to_string(p.knobs.level);
-  id.shape_mode = to_string(p.knobs.shape_mode);
+  id.shape_mode = p.knobs.shape_upstream ? "upstream" : to_string(p.knobs.shape_mode);
   id.shape_set = p.config.shapes.digest();
+  id.shape_source = p.config.shapes.source;
+  if (fs::is_regular_file(p.config.shapes.source)) {
+    id.shape_source_sha256 = sha256_of_file(p.config.shapes.source);
+  }
+  id.use_flagtune = p.candidate_env.use_flagtune;
+  id.gems_vendor = p.candidate_env.gems_vendor;
+  id.gems_vendor_source = p.candidate_env.gems_vendor_source;
   id.tuner_mode = to_string(p.knobs.tuner);
   id.tuner_file = p.config.tuner_file;
   id.provider = p.knobs.candidate.empty() ? "baseline" : p.knobs.candidate;
@@ -217,6 +227,19 @@ ShapeSources shape_sources(const Knobs& knobs, const std::string& backend) {
   sources.mode = knobs.shape_mode;
   sources.shape_file = knobs.shape_file;
   sources.backend = backend;
+  if (knobs.shape_upstream) {
+    fs::path checkout = candidate_checkout(knobs.candidate);
+    sources.dir = checkout / "benchmark";
+    // FlagGems' --shape_file names files of its checkout (benchmark/models_shapes/qwen25.yaml).
+    if (!sources.shape_file.empty() && !fs::exists(sources.shape_file)) {
+      for (const auto& base : {checkout / "benchmark", checkout}) {
+        if (fs::exists(base / sources.shape_file)) {
+          sources.shape_file = (base / sources.shape_file).string();
+          break;
+        }
+      }
+    }
+  }
   return sources;
 }
 

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "backend/failure_classifier.h"
+#include "cli/candidate_environment.h"
 #include "core/knobs.h"
 #include "core/run_identity.h"
 #include "core/shape_resolver.h"
@@ -28,6 +29,8 @@ struct RunPlan {
   std::string dismissed_reason;
   std::filesystem::path out;
   std::string candidate;  // provider spec; empty: the baseline only
+  // USE_FLAGTUNE and GEMS_VENDOR, handed to the candidate before its import.
+  CandidateEnvironment candidate_env;
 };
 
 // Resolves and checks everything before the first device call, so bad input costs nothing and

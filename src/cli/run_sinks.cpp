@@ -10,8 +10,8 @@
 namespace caliber {
 namespace {
 
-TableHeading heading_of(const DtypeRows& table) {
-  return TableHeading{table.op, table.dtype, table.timer, table.level};
+TableHeading heading_of(const DtypeRows& table, const std::string& cache) {
+  return TableHeading{table.op, table.dtype, table.timer, table.level, cache};
 }
 
 std::vector<std::string> distinct_markers(const std::vector<ResultRow>& rows) {
@@ -26,14 +26,15 @@ std::vector<std::string> distinct_markers(const std::vector<ResultRow>& rows) {
 
 }  // namespace
 
-void RunLogSink::do_begin(const RunIdentity&, const std::string& banner) {
+void RunLogSink::do_begin(const RunIdentity& identity, const std::string& banner) {
+  cache_ = identity.cache;
   dir_.append_log(banner);
 }
 
 void RunLogSink::do_dtype_done(const DtypeRows& table) {
   bool with_tflops = std::any_of(table.rows.begin(), table.rows.end(),
                                  [](const ResultRow& r) { return r.tflops > 0; });
-  dir_.append_log(flaggems_table(heading_of(table), table_lines(table.rows), with_tflops));
+  dir_.append_log(flaggems_table(heading_of(table, cache_), table_lines(table.rows), with_tflops));
 }
 
 void RunLogSink::do_end(const RunIdentity&, const RunEnd& end) { dir_.append_log(end.text); }
@@ -46,7 +47,7 @@ void TerminalSink::do_begin(const RunIdentity&, const std::string& banner) {
 void TerminalSink::do_dtype_done(const DtypeRows& table) {
   bar_.clear();
   fmt::print(out_, "\n{}",
-             terminal_table(heading_of(table), table_lines(table.rows),
+             terminal_table(heading_of(table, ""), table_lines(table.rows),
                             distinct_markers(table.rows), {.color = color_}));
   std::fflush(out_);
 }

@@ -22,6 +22,7 @@ class RunLogSink final : public RunSink {
 
  private:
   const RunDirectory& dir_;
+  std::string cache_;  // the run's cache caliber, on the line above each table's title
 };
 
 // The person's view: the banners and a coloured table per op and dtype on `out` (stdout for

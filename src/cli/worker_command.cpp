@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "core/std_streams.h"
 #include "core/worker_protocol.h"
+#include "core/write_failure.h"
 
 namespace caliber {
 namespace {
@@ -25,6 +26,9 @@ int run_into_log(const FlagValues& flags, const std::filesystem::path& log, cons
   StdStreamsToFile others(log);
   try {
     return execute_run(flags, env, RunOutput{.out = file.get()});
+  } catch (const WriteFailure& e) {
+    fmt::print(file.get(), "caliber: {}\n", e.what());
+    return kWriteFailureExitCode;
   } catch (const Error& e) {
     fmt::print(file.get(), "caliber: {}\n", e.what());
     return exit_code_for(e.kind());
@@ -54,6 +58,8 @@ WorkerReply answer(const std::string& line, const EnvLookup& env) {
   if (log.empty()) log = std::filesystem::path(request.out_dir) / "worker.log";
   try {
     return {op, run_into_log(flags, log, env), ""};
+  } catch (const WriteFailure& e) {
+    return {op, kWriteFailureExitCode, e.what()};
   } catch (const Error& e) {
     return {op, exit_code_for(e.kind()), e.what()};
   }

@@ -1,8 +1,10 @@
 #include "core/knobs.h"
 
 #include <cstdlib>
+#include <filesystem>
 
 #include "core/error.h"
+#include "core/flaggems_record.h"
 
 namespace caliber {
 namespace {
@@ -95,8 +97,20 @@ std::vector<KnobDef> make_table() {
        [](Knobs& k, const std::string& label, const std::string& v) {
          k.dtypes = parse_dtype_list(label, v);
        }},
-      choice_knob("shape_mode", "--shape-mode", "SHAPE_MODE", shape_mode_choice(),
-                  &Knobs::shape_mode),
+      {"shape_mode", "--shape-mode", "SHAPE_MODE", shape_mode_choice().accepted() + ", upstream",
+       [](Knobs& k, const std::string& label, const std::string& v) {
+         k.shape_upstream = to_lower(v) == "upstream";
+         if (k.shape_upstream) {
+           k.shape_mode = ShapeMode::kFile;
+           return;
+         }
+         try {
+           k.shape_mode = shape_mode_choice().parse(label, v);
+         } catch (const Error&) {
+           throw_usage("{}: '{}' is not accepted (accepted: {}, upstream)", label, v,
+                       shape_mode_choice().accepted());
+         }
+       }},
       string_knob("shape_file", "--shape-file", "", "a YAML shape file", &Knobs::shape_file),
       string_knob("op", "--op", "OP", "an op name (caliber ops lists them)", &Knobs::op),
       string_knob("node", "--node", "TEST_NODE", "OP or OP::VARIANT", &Knobs::node),
@@ -132,10 +146,30 @@ std::vector<KnobDef> make_table() {
       string_knob("candidate", "--candidate", "", "python:MODULE[:CONTEXT] or library:PATH.so",
                   &Knobs::candidate),
       string_knob("shard", "--shard", "", "I/N with 0 <= I < N", &Knobs::shard),
+      choice_knob("record", "--record", "", record_format_choice(), &Knobs::record),
+      {"metrics", "--metrics", "",
+       fmt::format("comma-separated, of {}", fmt::join(flaggems_metric_names(), ", ")),
+       [](Knobs& k, const std::string& label, const std::string& v) {
+         k.metrics = parse_flaggems_metrics(label, v);
+       }},
+      {"op_file", "--op-file", "OP_FILE", "a FlagGems benchmark file name, test_<op>.py",
+       [](Knobs& k, const std::string& label, const std::string& v) {
+         k.op_file = v;
+         op_of_test_file(label, v);  // validated here, before any device work
+       }},
   };
 }
 
 }  // namespace
+
+std::string op_of_test_file(const std::string& label, const std::string& file) {
+  std::string name = std::filesystem::path(file).filename().string();
+  if (name.size() > 8 && name.starts_with("test_") && name.ends_with(".py")) {
+    return name.substr(5, name.size() - 8);
+  }
+  throw_usage("{}: '{}' is not a FlagGems benchmark file (accepted: test_<op>.py, e.g. test_mm.py)",
+              label, file);
+}
 
 const std::vector<KnobDef>& knob_table() {
   static const std::vector<KnobDef> table = make_table();
@@ -177,6 +211,11 @@ Knobs resolve_knobs(const FlagValues& flags, const EnvLookup& env,
       }
     }
     knobs.sources[def.name] = "default";
+  }
+  if (!knobs.op_file.empty() && knobs.op.empty() && knobs.node.empty()) {
+    // The old harness ran `pytest benchmark/$OP_FILE`: the file names the op.
+    knobs.op = op_of_test_file(knobs.sources["op_file"], knobs.op_file);
+    knobs.sources["op"] = knobs.sources["op_file"];
   }
   if (knobs.flush_mb > 0 && knobs.cache != CacheState::kCold) {
     throw_usage(

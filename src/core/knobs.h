@@ -8,6 +8,7 @@
 
 #include "core/caliber_options.h"
 #include "core/dtype.h"
+#include "core/record_format.h"
 
 namespace caliber {
 
@@ -18,6 +19,10 @@ struct Knobs {
   Level level = Level::kCore;
   std::vector<DType> dtypes;  // empty: each op's default dtypes
   ShapeMode shape_mode = ShapeMode::kFile;
+  // SHAPE_MODE=upstream: the files of the candidate's own checkout (FlagGems'
+  // benchmark/core_shapes.yaml) instead of caliber's shapes/, so a run measures the shapes of the
+  // version under test; shape_mode is then kFile.
+  bool shape_upstream = false;
   std::string shape_file;
   std::string op;
   std::string node;  // OP::VARIANT
@@ -48,6 +53,12 @@ struct Knobs {
   std::string out_dir;
   std::string candidate;
   std::string shard;  // "I/N": this run takes every N-th case starting at I (parallel warmup)
+  // FlagGems' record formats beside caliber's artifacts (core/flaggems_record.h).
+  RecordFormat record = RecordFormat::kNone;
+  std::vector<std::string> metrics;  // FlagGems' --metrics: the record's fields; empty: default
+  // The old harness's OP_FILE (`test_mm.py`): the FlagGems test file of the op; names the op
+  // when no OP, --op or TEST_NODE does.
+  std::string op_file;
 
   // knob name -> where its value came from ("--level", "BENCH_LEVEL" or "default").
   std::map<std::string, std::string> sources;
@@ -73,6 +84,10 @@ EnvLookup process_env();
 
 // Resolves the named knobs (all when `names` is empty); throws a usage Error naming the knob,
 // the value and what is accepted.
+// "test_mm.py" (or "benchmark/test_mm.py") -> "mm"; a usage Error naming `label` for a name
+// that is not test_<op>.py.
+std::string op_of_test_file(const std::string& label, const std::string& file);
+
 Knobs resolve_knobs(const FlagValues& flags, const EnvLookup& env,
                     const std::vector<std::string>& names = {});
 

@@ -4,11 +4,14 @@
 #include <ctime>
 
 #include "core/atomic_file.h"
+#include "core/write_failure.h"
 
 namespace caliber {
 
 RunDirectory::RunDirectory(std::filesystem::path root) : root_(std::move(root)) {
-  std::filesystem::create_directories(root_);
+  std::error_code ec;
+  std::filesystem::create_directories(root_, ec);
+  if (ec) throw_write_failure(root_.string(), ec.value());
 }
 
 std::filesystem::path RunDirectory::default_path(const std::filesystem::path& parent,

@@ -21,7 +21,14 @@ struct RunIdentity {
   std::string policy;
   std::string level;
   std::string shape_mode;
-  std::string shape_set;  // digest of the resolved shapes
+  std::string shape_set;            // digest of the resolved shapes
+  std::string shape_source;         // the shape file that answered ("builtin" when none)
+  std::string shape_source_sha256;  // of that file's bytes, so an edited file shows
+  // Handed to the candidate's environment before its import: "0", "1" or "unset" (FlagGems
+  // routes differently when it is unset than with 0).
+  std::string use_flagtune = "unset";
+  std::string gems_vendor;         // GEMS_VENDOR the candidate saw; empty: none
+  std::string gems_vendor_source;  // the variable the user set, or "backend <name>"
   std::string tuner_mode;
   std::string tuner_file;
   std::string provider;  // "baseline" or the candidate spec

@@ -1,7 +1,7 @@
 #include "core/shape_resolver.h"
 
-#include <initializer_list>
 #include <algorithm>
+#include <initializer_list>
 
 #include "core/data_paths.h"
 #include "core/shape_file.h"
@@ -26,7 +26,12 @@ std::vector<std::filesystem::path> shape_file_order(const ShapeSources& sources)
     std::filesystem::path override_file = dir / (sources.backend + ".yaml");
     if (std::filesystem::exists(override_file)) files.push_back(override_file);
   }
-  files.push_back(dir / "core.yaml");
+  // A FlagGems checkout's benchmark/ folder (SHAPE_MODE=upstream) holds core_shapes.yaml.
+  std::filesystem::path core = dir / "core.yaml";
+  if (!std::filesystem::exists(core) && std::filesystem::exists(dir / "core_shapes.yaml")) {
+    core = dir / "core_shapes.yaml";
+  }
+  files.push_back(core);
   return files;
 }
 

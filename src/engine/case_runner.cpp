@@ -10,6 +10,7 @@
 #include "engine/op_instance.h"
 #include "engine/provider/provider.h"
 #include "timing/failure_verdicts.h"
+#include "timing/markers.h"
 #include "timing/measure.h"
 #include "timing/measurement.h"
 
@@ -104,7 +105,7 @@ std::vector<ResultRow> CaseRunner::run_case(const ShapeCase& shape, DType dtype,
       } catch (const CapturePoisonedError& e) {
         stopped_ = true;
         ResultRow failed = fail(r, provider, e.what());
-        failed.markers.push_back("CAPTURE_POISONED " + op_.name());
+        failed.markers.push_back(capture_poisoned_text(op_.name()));
         return failed;
       } catch (const Error& e) {
         if (e.kind() != ErrorKind::kOpFailure) throw;

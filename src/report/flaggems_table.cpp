@@ -17,7 +17,7 @@ std::string number_or_na(const std::optional<double>& value, int precision) {
 
 std::string flaggems_table_title(const TableHeading& h) {
   return fmt::format("Operator: {}  Performance Test (dtype=torch.{}, mode={},level={})", h.op,
-                     h.dtype, h.mode, h.level);
+                     h.dtype, flaggems_mode_name(h.mode), h.level);
 }
 
 std::string flaggems_table(const TableHeading& heading, const std::vector<TableLine>& lines,
@@ -26,7 +26,11 @@ std::string flaggems_table(const TableHeading& heading, const std::vector<TableL
                                     "Gems Latency (ms)", "Gems Speedup");
   if (with_tflops) columns += fmt::format(" {:>20}", "TFLOPS");
   columns += fmt::format(" {:>20}", "Size Detail");
-  std::string out = "\n" + flaggems_table_title(heading) + "\n" + columns + "\n" +
+  // Above the title, so that the title stays directly above its columns as FlagGems prints them.
+  std::string caliber_line = heading.cache.empty() ? ""
+                                                   : fmt::format("caliber: timer={} cache={}\n",
+                                                                 heading.mode, heading.cache);
+  std::string out = "\n" + caliber_line + flaggems_table_title(heading) + "\n" + columns + "\n" +
                     std::string(columns.size() + 1, '-') + "\n";
   for (const auto& line : lines) {
     out += fmt::format("{:<10}{:>20}{:>20}{:>20}", to_string(line.status),

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "core/flaggems_mode.h"
 #include "core/result_row.h"
 #include "core/row_status.h"
 
@@ -14,8 +15,11 @@ namespace caliber {
 struct TableHeading {
   std::string op;
   std::string dtype;  // "float16"
-  std::string mode;   // the timer
+  std::string mode;   // caliber's timer; the title prints FlagGems' name for it
   std::string level;
+  // The cache caliber ("hot", "cold,flush_mb=256"). When set, a line above the title keeps
+  // caliber's exact timer and cache, which FlagGems' mode name cannot say.
+  std::string cache{};
 };
 
 std::string flaggems_table_title(const TableHeading& heading);

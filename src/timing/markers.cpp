@@ -15,7 +15,7 @@ std::string repeat_skipped_marker(int requested, std::string_view reason) {
 std::string throttled_marker(int samples) { return fmt::format("throttled={}", samples); }
 
 std::string capture_poisoned_text(std::string_view op) {
-  return fmt::format("CAPTURE_POISONED {}", op);
+  return fmt::format("BENCHMARK_CAPTURE_POISONED {}", op);
 }
 
 }  // namespace caliber

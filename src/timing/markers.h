@@ -20,7 +20,8 @@ std::string repeat_skipped_marker(int requested, std::string_view reason);
 // How many samples ran below the throttle threshold.
 std::string throttled_marker(int samples);
 
-// The error text for an op whose capture left the context unusable.
+// The error text (and row marker) for an op whose capture left the context unusable; named as
+// the old harness named it, so its logs and grep scripts keep working.
 std::string capture_poisoned_text(std::string_view op);
 
 }  // namespace caliber

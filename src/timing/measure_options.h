@@ -28,7 +28,7 @@ struct BatchSettings {
 
 // Everything a measurement needs besides the device, the plan and the call.
 struct MeasureOptions {
-  std::string op;  // for messages and CAPTURE_POISONED
+  std::string op;  // for messages and BENCHMARK_CAPTURE_POISONED
   FailureClassifier classifier{{}};
   bool capture_denied = false;  // the op is on the capture deny list: never attempt a capture
   CacheState cache = CacheState::kHot;

@@ -164,7 +164,7 @@ TEST_F(RunCommand, WritesEveryArtifactAndEachParses) {
   EXPECT_EQ(log.find('\x1b'), std::string::npos);
   for (const char* dtype : {"float16", "float32", "bfloat16"}) {
     EXPECT_THAT(log, HasSubstr(std::string("Operator: mm  Performance Test (dtype=torch.") + dtype +
-                               ", mode=host,level=core)"));
+                               ", mode=operator,level=core)"));
   }
   EXPECT_EQ(count_lines_starting(log, "Status       Torch Latency (ms)    Gems Latency (ms)"), 3);
   EXPECT_EQ(count_lines_starting(log, "SUCCESS "), 6);
@@ -266,7 +266,7 @@ TEST_F(RunCommand, AFailedRowDoesNotStopTheRun) {
   std::string log = slurp(run_dir / "run.log");
   EXPECT_EQ(count_lines_starting(log, "FAILED "), 1);
   EXPECT_EQ(count_lines_starting(log, "SUCCESS "), 1);
-  EXPECT_THAT(log, HasSubstr("(dtype=torch.float32, mode=host,level=core)"));
+  EXPECT_THAT(log, HasSubstr("(dtype=torch.float32, mode=operator,level=core)"));
   EXPECT_THAT(log, HasSubstr("2 rows, 1 failed"));
   EXPECT_FALSE(read_identity((run_dir / "run_identity.json").string()).end_time.empty());
 }

@@ -8,6 +8,7 @@
 namespace caliber {
 namespace {
 
+using ::testing::AllOf;
 using ::testing::HasSubstr;
 
 EnvLookup env_of(std::map<std::string, std::string> values) {
@@ -125,6 +126,32 @@ TEST(Knobs, QuantilesMustLieInUnitInterval) {
 TEST(Knobs, DtypeAliasesAndTorchNamesAccepted) {
   Knobs k = resolve_knobs({{"dtypes", "torch.float16, bf16,FP32"}}, env_of({}));
   EXPECT_EQ(k.dtypes, (std::vector<DType>{DType::kFloat16, DType::kBFloat16, DType::kFloat32}));
+}
+
+TEST(Knobs, OpFileNamesTheOpWhenNoOpIsGiven) {
+  Knobs k = resolve_knobs({}, env_of({{"OP_FILE", "benchmark/test_mm.py"}}));
+  EXPECT_EQ(k.op, "mm");
+  EXPECT_EQ(k.sources.at("op"), "OP_FILE");
+  // OP wins: the file only names the op when nothing else does.
+  k = resolve_knobs({}, env_of({{"OP_FILE", "test_mm.py"}, {"OP", "mm_out"}}));
+  EXPECT_EQ(k.op, "mm_out");
+  EXPECT_THAT(usage_message({}, env_of({{"OP_FILE", "mm.py"}})),
+              AllOf(HasSubstr("OP_FILE"), HasSubstr("'mm.py'"), HasSubstr("test_<op>.py")));
+}
+
+TEST(Knobs, FlagGemsRecordMetricsAndUpstreamShapes) {
+  Knobs k = resolve_knobs({{"record", "log"}, {"metrics", "latency,tflops"}},
+                          env_of({{"SHAPE_MODE", "upstream"}}));
+  EXPECT_EQ(k.record, RecordFormat::kLog);
+  EXPECT_EQ(k.metrics, (std::vector<std::string>{"latency", "tflops"}));
+  EXPECT_TRUE(k.shape_upstream);
+  EXPECT_EQ(k.shape_mode, ShapeMode::kFile);
+  EXPECT_THAT(usage_message({{"shape_mode", "remote"}}, env_of({})),
+              HasSubstr("accepted: file, builtin, upstream"));
+  EXPECT_THAT(usage_message({{"record", "csv"}}, env_of({})),
+              AllOf(HasSubstr("--record"), HasSubstr("none, log, json")));
+  EXPECT_THAT(usage_message({{"metrics", "latency,fast"}}, env_of({})),
+              AllOf(HasSubstr("--metrics"), HasSubstr("'fast'")));
 }
 
 }  // namespace

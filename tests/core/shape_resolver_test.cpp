@@ -101,6 +101,20 @@ TEST_F(ShapeResolverTest, BackendOverrideDecidesWhenItHasAnyKeyOfTheChain) {
   EXPECT_EQ(resolve_shapes(query("abs"), s).shapes, (std::vector<Shape>{{50}}));
 }
 
+TEST_F(ShapeResolverTest, AFlagGemsBenchmarkFolderAnswersWithItsCoreShapes) {
+  // SHAPE_MODE=upstream points `dir` at a FlagGems checkout's benchmark/ folder.
+  std::filesystem::path bench = dir_ / "benchmark";
+  std::filesystem::create_directories(bench);
+  std::ofstream(bench / "core_shapes.yaml")
+      << "abs:\n  shapes: [[60]]\nBenchmark:\n  shapes: [[70]]\n";
+  ShapeSources s = sources();
+  s.backend = "cpu";
+  s.dir = bench;
+  EXPECT_EQ(resolve_shapes(query("abs"), s).shapes, (std::vector<Shape>{{60}}));
+  EXPECT_EQ(resolve_shapes(query("neg"), s).shapes, (std::vector<Shape>{{70}}));
+  EXPECT_EQ(resolve_shapes(query("abs"), s).source, (bench / "core_shapes.yaml").string());
+}
+
 TEST_F(ShapeResolverTest, CustomFileFallsBackToCoreForOpsItDoesNotName) {
   write("model.yaml", "mm:\n  shapes: [[1, 2, 3, 4]]\n");
   ShapeSources s = sources();

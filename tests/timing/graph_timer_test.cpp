@@ -102,7 +102,7 @@ TEST(GraphTimer, PoisonedVerdictStopsTheOpWithCapturePoisoned) {
     FAIL() << "a poisoned capture must stop the op";
   } catch (const CapturePoisonedError& e) {
     EXPECT_EQ(e.kind(), ErrorKind::kOpFailure);
-    EXPECT_EQ(std::string(e.what()).rfind("CAPTURE_POISONED mm", 0), 0u);
+    EXPECT_EQ(std::string(e.what()).rfind("BENCHMARK_CAPTURE_POISONED mm", 0), 0u);
   }
 }
 

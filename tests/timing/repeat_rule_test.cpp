@@ -44,7 +44,7 @@ TEST(RepeatRule, SingleRepeatNeedsNoMarker) {
 TEST(Markers, TextIsStable) {
   EXPECT_EQ(fallback_marker("capture", 2), "fallback[phase=capture,repeat=2]");
   EXPECT_EQ(throttled_marker(4), "throttled=4");
-  EXPECT_EQ(capture_poisoned_text("mm"), "CAPTURE_POISONED mm");
+  EXPECT_EQ(capture_poisoned_text("mm"), "BENCHMARK_CAPTURE_POISONED mm");
 }
 
 }  // namespace
