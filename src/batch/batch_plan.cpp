@@ -80,7 +80,10 @@ const std::vector<std::string>& batch_knob_names() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> out;
     for (const auto& def : knob_table()) {
-      if (def.name != "op" && def.name != "node" && def.name != "device") out.push_back(def.name);
+      // `caliber batch --shard I/N` shards the op list (BatchOptions::shard), not an op's cases.
+      if (def.name != "op" && def.name != "node" && def.name != "device" && def.name != "shard") {
+        out.push_back(def.name);
+      }
     }
     return out;
   }();
