@@ -127,24 +127,18 @@ void link_ops(const SlurmLayout& layout, const std::vector<std::pair<std::string
   fs::remove_all(old, ec);
 }
 
-class MergeLock {
- public:
-  explicit MergeLock(const fs::path& path) {
-    fs::create_directories(path.parent_path());
-    fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd_ >= 0) ::flock(fd_, LOCK_EX);
-  }
-  ~MergeLock() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  MergeLock(const MergeLock&) = delete;
-  MergeLock& operator=(const MergeLock&) = delete;
-
- private:
-  int fd_ = -1;
-};
-
 }  // namespace
+
+SweepMergeLock::SweepMergeLock(const SlurmLayout& layout) {
+  fs::path path = layout.slurm_dir() / ".merge.lock";
+  fs::create_directories(path.parent_path());
+  fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd_ >= 0) ::flock(fd_, LOCK_EX);
+}
+
+SweepMergeLock::~SweepMergeLock() {
+  if (fd_ >= 0) ::close(fd_);  // closing releases the flock
+}
 
 const std::vector<std::string>& shard_caliber_fields() {
   static const std::vector<std::string> fields = [] {
@@ -163,7 +157,6 @@ const char* const kMergedStatusExtraColumns =
     "shard,node,slurm_array_job_id,slurm_array_task_id,slurm_job_id,slurm_state";
 
 ShardMergeResult merge_shards(const SlurmLayout& layout, const std::map<int, SlurmTask>& tasks) {
-  MergeLock lock(layout.slurm_dir() / ".merge.lock");
   std::optional<SweepPlan> plan = read_sweep_plan(layout);
   int shards = plan ? plan->shards : 0;
   if (!plan) {

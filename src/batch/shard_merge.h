@@ -25,12 +25,25 @@ struct ShardMergeResult {
   std::string summary_line;
 };
 
+// Held while a sweep's merge writes and is read back (slurm/.merge.lock): the launcher and the
+// dependent merge job may merge at the same time.
+class SweepMergeLock {
+ public:
+  explicit SweepMergeLock(const SlurmLayout& layout);
+  ~SweepMergeLock();
+  SweepMergeLock(const SweepMergeLock&) = delete;
+  SweepMergeLock& operator=(const SweepMergeLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
+
 // Merges the shards of a sweep under `layout.out` into one batch directory view there:
 // ops_status.csv (every shard's rows, with node and Slurm ids; ops of a task that Slurm ended
 // early, by time limit, node failure or scancel, get the task's state, not an op failure),
 // ops/<op> links into the shards, and batch_identity.json. `tasks`: the task that last ran each
 // shard, as refresh_tasks() returns it. Throws a usage error naming the shard whose caliber
-// differs from the others (nothing is written then). Holds slurm/.merge.lock while it writes.
+// differs from the others (nothing is written then). The caller holds a SweepMergeLock.
 ShardMergeResult merge_shards(const SlurmLayout& layout, const std::map<int, SlurmTask>& tasks);
 
 }  // namespace caliber

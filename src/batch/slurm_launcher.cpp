@@ -241,7 +241,8 @@ SweepView view_sweep(const SlurmLayout& layout, const SweepPlan& plan,
       v.any_active = v.any_active || task_active(t->second.state);
       ++by_state[t->second.state];
     } else {
-      ++by_state[p.complete ? "complete" : "not submitted"];
+      if (p.complete) state = "complete";
+      ++by_state[state];
     }
     shards.push_back(fmt::format("shard {} {} {}/{}", i, state, p.done, total));
   }

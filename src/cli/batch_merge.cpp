@@ -19,6 +19,7 @@ int merge_sweep(const std::filesystem::path& out) {
     throw_usage("--merge: '{}' is not a directory (accepted: the --out of a Slurm sweep)",
                 out.string());
   }
+  SweepMergeLock lock(layout);
   SlurmClient client(process_env(), layout.slurm_dir(), /*need_sbatch=*/false);
   bool can_ask = client.has("squeue") || client.has("sacct") || client.has("scontrol");
   ShardMergeResult merged =
