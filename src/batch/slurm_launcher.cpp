@@ -258,12 +258,6 @@ SweepView view_sweep(const SlurmLayout& layout, const SweepPlan& plan,
   return v;
 }
 
-std::vector<std::string> array_job_ids(const SlurmLayout& layout) {
-  std::vector<std::string> ids;
-  for (const auto& s : read_submissions(layout)) ids.push_back(s.array_job_id);
-  return ids;
-}
-
 double poll_interval_s(const EnvLookup& env) {
   if (auto text = env("CALIBER_SLURM_POLL_S"); text && !text->empty()) {
     try {
