@@ -57,7 +57,25 @@ class SlurmCluster : public ::testing::Test {
     fs::remove_all(out_);
   }
   void TearDown() override {
-    if (std::getenv("CALIBER_KEEP_TEST_DIRS") == nullptr) fs::remove_all(out_);
+    // The sweep's merge jobs may still be writing there: wait for them to leave the queue.
+    std::string ids;
+    std::istringstream in(BatchHarness::read_or_empty(out_ / "slurm" / "submissions.jsonl"));
+    for (std::string line; std::getline(in, line);) {
+      size_t at = line.find("\"merge_job_id\":\"");
+      if (at == std::string::npos) continue;
+      at += 16;
+      ids += (ids.empty() ? "" : ",") + line.substr(at, line.find('"', at) - at);
+    }
+    if (!ids.empty()) {
+      testing::wait_for(
+          [&] {
+            return testing::run_shell("SLURM_CONF=" + cluster_conf() + " squeue -h -j " + ids)
+                .output.empty();
+          },
+          60);
+    }
+    std::error_code ec;
+    if (std::getenv("CALIBER_KEEP_TEST_DIRS") == nullptr) fs::remove_all(out_, ec);
   }
 
   std::vector<std::string> command() const {
