@@ -83,7 +83,7 @@ if [ ! -r {plan} ]; then
   echo "caliber: {plan} is not visible on $(hostname): --out must be on a filesystem every node shares" >&2
   exit 2
 fi
-echo "caliber shard $shard/{count}: job ${{SLURM_JOB_ID:-}} on $(hostname), devices ${{CUDA_VISIBLE_DEVICES-${{ROCR_VISIBLE_DEVICES-all}}}}"
+echo "caliber shard $shard/{count}: job ${{SLURM_JOB_ID:-}} on $(hostname); $(env | grep _VISIBLE_DEVICES | tr '\n' ' ')are the visible devices"
 # No device variable is set here: the batch's lanes are the devices Slurm made visible.
 exec {binary} batch --shard "$shard/{count}" --out "{shards}/$shard" {args}
 )",
