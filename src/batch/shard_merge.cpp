@@ -12,12 +12,12 @@
 #include <optional>
 #include <set>
 
-#include "core/ops_status.h"
 #include "batch/slurm_sweep.h"
-#include "core/text_util.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/ops_status.h"
 #include "core/run_identity.h"
+#include "core/text_util.h"
 
 namespace caliber {
 namespace {

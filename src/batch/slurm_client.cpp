@@ -9,9 +9,9 @@
 #include <set>
 
 #include "batch/child_process.h"
-#include "core/text_util.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/text_util.h"
 
 namespace caliber {
 namespace {

@@ -22,11 +22,11 @@
 #include "batch/slurm_client.h"
 #include "batch/slurm_script.h"
 #include "batch/slurm_sweep.h"
-#include "core/text_util.h"
 #include "core/atomic_file.h"
 #include "core/data_paths.h"
 #include "core/error.h"
 #include "core/run_identity.h"
+#include "core/text_util.h"
 
 namespace caliber {
 namespace {

@@ -5,10 +5,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/ops_status.h"
-#include "core/text_util.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/ops_status.h"
+#include "core/text_util.h"
 
 namespace caliber {
 namespace {

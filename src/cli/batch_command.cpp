@@ -5,7 +5,6 @@
 #include "batch/batch_driver.h"
 #include "batch/batch_plan.h"
 #include "batch/slurm_launcher.h"
-#include "core/text_util.h"
 #include "cli/batch_merge.h"
 #include "cli/command.h"
 #include "core/text_util.h"
