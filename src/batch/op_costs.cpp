@@ -4,8 +4,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "core/error.h"
 #include "core/ops_status.h"
+#include "core/error.h"
 
 namespace caliber {
 
