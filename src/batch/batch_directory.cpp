@@ -69,7 +69,9 @@ std::optional<OpStatus> BatchDirectory::completed(const std::string& op) const {
 }
 
 void BatchDirectory::mark_complete(const OpStatus& status) {
-  write_file_atomic(op_dir(status.op) / kCompleteMarker, to_json(status).dump(2) + "\n");
+  nlohmann::json marker = to_json(status);
+  if (marker_fields_.is_object()) marker.update(marker_fields_);
+  write_file_atomic(op_dir(status.op) / kCompleteMarker, marker.dump(2) + "\n");
 }
 
 void BatchDirectory::clear_complete(const std::string& op) {

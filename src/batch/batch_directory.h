@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,6 +33,8 @@ class BatchDirectory {
 
   std::optional<OpStatus> completed(const std::string& op) const;
   void mark_complete(const OpStatus& status);
+  // Fields added to every marker written from now on (a Slurm task's node and job ids).
+  void annotate_markers(nlohmann::json fields) { marker_fields_ = std::move(fields); }
   // Forgets an op's marker so that it runs again (--force, --redo-failed).
   void clear_complete(const std::string& op);
 
@@ -41,6 +44,7 @@ class BatchDirectory {
  private:
   std::filesystem::path root_;
   int lock_fd_ = -1;
+  nlohmann::json marker_fields_;
   std::mutex log_mutex_;
 };
 

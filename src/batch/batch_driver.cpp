@@ -20,6 +20,7 @@
 #include "batch/op_runner.h"
 #include "batch/parallel_warmup.h"
 #include "batch/progress_line.h"
+#include "batch/slurm_task_env.h"
 #include "batch/work_queue.h"
 #include "core/atomic_file.h"
 #include "core/data_paths.h"
@@ -113,7 +114,7 @@ void check_resumable(const BatchDirectory& dir, const nlohmann::json& identity) 
   if (!std::filesystem::exists(dir.identity_path())) return;
   nlohmann::json earlier = nlohmann::json::parse(read_file(dir.identity_path()), nullptr, false);
   if (earlier.is_discarded()) return;
-  for (const char* key : {"child_flags", "replay_from", "parallel_warmup_gpus"}) {
+  for (const char* key : {"child_flags", "replay_from", "parallel_warmup_gpus", "shard"}) {
     if (earlier.value(key, nlohmann::json()) != identity[key]) {
       throw_usage(
           "--out: '{}' holds a batch run with other knobs ({}: {} there, {} now); resume it with "
@@ -429,8 +430,14 @@ int run_batch(const BatchOptions& options, const EnvLookup& env) {
   if (selection.ops.empty() && selection.dismissed.empty()) {
     throw_usage("no op selected (check --ops, --ops-file and --family against `caliber ops`)");
   }
+  // A shard may be empty (more shards than ops): it then completes with no rows.
+  if (options.shard) selection = shard_selection(selection, *options.shard);
+  nlohmann::json slurm = slurm_task_env(env);
+  dir.annotate_markers(slurm);
 
   nlohmann::json identity = identity_json(plan, selection);
+  identity["shard"] = options.shard ? nlohmann::json(to_string(*options.shard)) : nullptr;
+  identity["slurm"] = slurm;
   if (!options.force) check_resumable(dir, identity);
   write_file_atomic(dir.identity_path(), identity.dump(2) + "\n");
 

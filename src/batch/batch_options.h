@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "batch/op_selection.h"
+#include "batch/shard_spec.h"
 #include "core/choice.h"
 #include "core/knobs.h"
 
@@ -56,6 +57,7 @@ struct BatchOptions {
   bool redo_failed = false;
   bool progress = true;
   std::string command_line;
+  std::optional<ShardSpec> shard;  // --shard I/N: only this shard of the selected ops
 };
 
 }  // namespace caliber

@@ -80,7 +80,9 @@ const std::vector<std::string>& batch_knob_names() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> out;
     for (const auto& def : knob_table()) {
-      if (def.name != "op" && def.name != "node" && def.name != "device" && def.name != "op_file") {
+      // `caliber batch --shard I/N` shards the op list (BatchOptions::shard), not an op's cases.
+      if (def.name != "op" && def.name != "node" && def.name != "device" && def.name != "op_file" &&
+          def.name != "shard") {
         out.push_back(def.name);
       }
     }

@@ -4,6 +4,8 @@
 
 #include "batch/batch_driver.h"
 #include "batch/batch_plan.h"
+#include "batch/slurm_launcher.h"
+#include "cli/batch_merge.h"
 #include "cli/command.h"
 #include "cli/flaggems_flags.h"
 #include "core/text_util.h"
@@ -29,7 +31,28 @@ struct BatchCommandInput {
   bool no_dismiss = false;
   bool no_progress = false;
   std::string order = "selection";
+  std::string shard;
+  std::string launcher = "local";
+  SlurmOptions slurm;
+  std::string attach;  // --attach OUT
+  std::string merge;   // --merge OUT
 };
+
+const Choice<Launcher>& launcher_choice() {
+  static const Choice<Launcher> choice{{"local", Launcher::kLocal}, {"slurm", Launcher::kSlurm}};
+  return choice;
+}
+
+// Flags that mean something only to the Slurm launcher: given to a local batch, they would be
+// silently ignored, so they are refused.
+void refuse_slurm_flags_locally(const CLI::App& cmd) {
+  for (const char* flag : {"--nodes", "--gpus-per-node", "--partition", "--time-limit",
+                           "--sbatch-arg", "--no-submit", "--attach"}) {
+    if (cmd.count(flag) > 0) {
+      throw_usage("{}: only with --launcher slurm (this batch runs locally)", flag);
+    }
+  }
+}
 
 }  // namespace
 
@@ -69,8 +92,34 @@ void add_batch_command(CLI::App& app, CommandAction& action) {
   cmd->add_flag("--force", o.force, "redo every op, complete or not");
   cmd->add_flag("--redo-failed", o.redo_failed, "redo the complete ops that did not pass");
   cmd->add_flag("--no-progress", in->no_progress, "no live progress line");
-  cmd->callback([&action, in] {
-    action = [in] {
+  cmd->add_option("--shard", in->shard,
+                  "run only shard I of N of the selected ops (I/N, by the ops' stable hash)");
+  cmd->add_option("--launcher", in->launcher,
+                  fmt::format("accepted: {} (default local: lanes on this host; slurm: a job "
+                              "array over shards, docs/slurm.md)",
+                              launcher_choice().accepted()));
+  cmd->add_option("--nodes", in->slurm.nodes,
+                  "slurm: shards = array tasks, one node each (default 1)");
+  cmd->add_option("--gpus-per-node", in->slurm.gpus_per_node,
+                  "slurm: GPUs per task (--gres=gpu:G; default 0: none)");
+  cmd->add_option("--partition", in->slurm.partition, "slurm: the partition to submit to");
+  cmd->add_option("--time-limit", in->slurm.time_limit,
+                  "slurm: time limit per task (sbatch --time forms)");
+  cmd->add_option("--sbatch-arg", in->slurm.sbatch_args,
+                  "slurm: an sbatch argument passed through (repeatable; --sbatch-arg=--exclusive)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  cmd->add_flag("--no-submit", in->slurm.no_submit,
+                "slurm: write the scripts and print the sbatch command only");
+  cmd->add_option("--attach", in->attach,
+                  "slurm: watch an earlier submission's jobs in OUT, then merge");
+  cmd->add_option("--merge", in->merge,
+                  "merge a Slurm sweep's shards in OUT into one batch view (ops_status.csv, "
+                  "summary.csv, ops/)");
+  cmd->callback([&action, in, cmd] {
+    action = [in, cmd] {
+      if (!in->merge.empty()) return merge_sweep(in->merge);
+      Launcher launcher = launcher_choice().parse("--launcher", in->launcher);
       BatchOptions options = in->options;
       options.selection.ops = split_nonempty(in->ops, ',');
       options.selection.families = split_nonempty(in->families, ',');
@@ -94,6 +143,13 @@ void add_batch_command(CLI::App& app, CommandAction& action) {
       for (const auto& [knob, value] : amounts) {
         if (value < 0) throw_usage("{} {:g}: accepted: a number >= 0", knob, value);
       }
+      if (!in->shard.empty()) options.shard = parse_shard_spec("--shard", in->shard);
+      if (launcher == Launcher::kSlurm) {
+        SlurmOptions slurm = in->slurm;
+        slurm.attach = !in->attach.empty();
+        return run_slurm_batch(options, slurm, in->attach, process_env(), merge_sweep);
+      }
+      refuse_slurm_flags_locally(*cmd);
       return run_batch(options, process_env());
     };
   });
