@@ -22,6 +22,7 @@
 #include "core/version.h"
 #include "engine/case_runner.h"
 #include "engine/device/device_api_factory.h"
+#include "engine/device/generic/device_runtime.h"
 #include "engine/device_memory.h"
 #include "engine/device_peaks.h"
 #include "engine/gemm_tuner.h"
@@ -43,7 +44,7 @@ const std::vector<std::string> kRunKnobs = {
     "enable_graph", "cache", "policy", "return_mode", "quantiles", "repeat", "warmup_ms", "rep_ms",
     "noise_target", "min_samples", "min_time_s", "max_time_s", "throttle_fraction", "flush_mb",
     "tuner", "tuner_file", "isolate_tuner_cache", "use_flagtune", "device", "out_dir", "candidate",
-    "shard"};
+    "shard", "device_api", "backend_library"};
 // clang-format on
 
 // Everything validated before the first device call, so bad input costs nothing.
@@ -51,6 +52,7 @@ struct RunPlan {
   Knobs knobs;
   const BackendDescriptor* backend = nullptr;
   DeviceInfo device;
+  DeviceRuntime runtime;
   TimerPlan timers;
   const OpDef* op = nullptr;
   std::vector<DType> dtypes;
@@ -106,10 +108,13 @@ RunPlan plan_run(const FlagValues& flags, const EnvLookup& env) {
   // Named as the user gave it: --op, OP, --node or TEST_NODE.
   p.op = &find_op(op_name, k.sources.at(k.node.empty() ? "op" : "node"));
   p.backend = &select_backend(k.backend, "--backend (ZL_BACKEND)");
-  p.timers = derive_timer_plan(p.backend->capabilities, k.timer, k.enable_graph, p.backend->name);
   p.dtypes = resolve_dtypes(k, *p.op);
   p.shapes = resolve_op_shapes(*p.op, shape_sources(k, p.backend->name));
   p.case_indices = shard_cases(k.shard, p.shapes.cases.size());
+  // The generic path loads the backend and probes the device here: its timers follow from what
+  // the runtime offers.
+  p.runtime = resolve_device_runtime(*p.backend, k.device_api, k.backend_library, k.device);
+  p.timers = plan_device_timers(p.runtime, *p.backend, k.timer, k.enable_graph);
   if (k.cache == CacheState::kCold && !p.timers.l2_flush) {
     throw_usage("--cache: 'cold' needs a cache flush, which backend {} lacks (accepted: hot)",
                 p.backend->name);
@@ -171,6 +176,8 @@ RunIdentity identity_of(const RunPlan& p, const std::string& provider_version,
   id.host = host_name();
   id.command_line = command_line;
   id.start_time = utc_now_iso8601();
+  if (p.runtime.generic) id.device_api = "generic";
+  id.device_runtime = p.runtime.record;
   return id;
 }
 
@@ -184,6 +191,13 @@ std::string banner(const RunPlan& p, const RunIdentity& id) {
   lines.push_back(fmt::format("  timer: {} (requested {}, fallback {}){}", id.timer,
                               to_string(p.knobs.timer), fallback,
                               p.capture_denied ? "  capture denied for this op" : ""));
+  if (p.runtime.generic) {
+    std::vector<std::string> features;
+    for (const auto& [key, value] : p.runtime.record) {
+      features.push_back(fmt::format("{}={}", key, value));
+    }
+    lines.push_back(fmt::format("  device api: generic  {}", fmt::join(features, "  ")));
+  }
   lines.push_back(fmt::format("  level: {}  shapes: {} cases from {} (key {})  shape_set {}",
                               id.level, p.case_indices.size(), p.shapes.source, p.shapes.key,
                               id.shape_set));
@@ -235,7 +249,7 @@ int run_planned(RunPlan& p, const std::string& command_line, bool progress) {
   fmt::print("{}", head);
   std::fflush(stdout);
 
-  auto device = make_device_api(*p.backend, p.knobs.device);
+  auto device = make_device_api(*p.backend, p.knobs.device, p.runtime.generic);
   std::string torch_device = torch_device_of(p);
   initialize_device_allocator(torch_device);
   fs::path peaks_file = std::getenv("CALIBER_PEAKS_FILE") != nullptr

@@ -132,6 +132,10 @@ std::vector<KnobDef> make_table() {
       string_knob("candidate", "--candidate", "", "python:MODULE[:CONTEXT] or library:PATH.so",
                   &Knobs::candidate),
       string_knob("shard", "--shard", "", "I/N with 0 <= I < N", &Knobs::shard),
+      choice_knob("device_api", "--device-api", "CALIBER_DEVICE_API", device_api_choice(),
+                  &Knobs::device_api),
+      string_knob("backend_library", "--backend-library", "CALIBER_BACKEND_LIBRARY",
+                  "PATH.so or python:MODULE", &Knobs::backend_library),
   };
 }
 

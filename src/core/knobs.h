@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/caliber_options.h"
+#include "core/device_api_choice.h"
 #include "core/dtype.h"
 
 namespace caliber {
@@ -52,6 +53,9 @@ struct Knobs {
   std::string out_dir;
   std::string candidate;
   std::string shard;  // "I/N": this run takes every N-th case starting at I (parallel warmup)
+  DeviceApiKind device_api = DeviceApiKind::kAuto;
+  // An out-of-tree backend to load before any device work: a shared library, or python:MODULE.
+  std::string backend_library;
 
   // knob name -> where its value came from ("--level", "BENCH_LEVEL" or "default").
   std::map<std::string, std::string> sources;

@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "engine/device_memory.h"
+#include "engine/missing_kernel.h"
 #include "engine/op_instance.h"
 #include "engine/provider/provider.h"
 #include "timing/failure_verdicts.h"
@@ -87,6 +88,10 @@ std::vector<ResultRow> CaseRunner::run_case(const ShapeCase& shape, DType dtype,
     r.provider = provider;
     r.status = "FAILED";
     r.error = error_summary(error);
+    if (auto missing = missing_kernel(error)) {
+      r.error = not_implemented_text(*missing);
+      r.markers.push_back(not_implemented_marker(*missing));
+    }
     return r;
   };
   try {

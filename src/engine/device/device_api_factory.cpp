@@ -1,6 +1,6 @@
 #include "engine/device/device_api_factory.h"
 
-#include "core/error.h"
+#include "engine/device/generic/generic_device_api.h"
 #include "engine/device/host/host_device_api.h"
 
 #ifdef CALIBER_HAVE_CUDA
@@ -8,20 +8,20 @@
 #endif
 
 namespace caliber {
-namespace {
 
+bool has_native_device_api(const BackendDescriptor& backend) {
+  if (backend.name == "cpu") return true;
 #ifdef CALIBER_HAVE_CUDA
-constexpr const char* kDrivableBackends = "cpu, cuda";
-#else
-constexpr const char* kDrivableBackends = "cpu";
+  if (backend.name == "cuda") return true;
 #endif
+  return false;
+}
 
-}  // namespace
-
-std::unique_ptr<DeviceApi> make_device_api(const BackendDescriptor& backend, int device_index) {
+std::unique_ptr<DeviceApi> make_device_api(const BackendDescriptor& backend, int device_index,
+                                           bool generic) {
   if (backend.name == "cpu") return make_host_device_api();
 #ifdef CALIBER_HAVE_CUDA
-  if (backend.name == "cuda") {
+  if (backend.name == "cuda" && !generic) {
     DeviceInfo info;
     for (const DeviceInfo& device : backend.enumerate()) {
       if (device.index == device_index) info = device;
@@ -29,8 +29,7 @@ std::unique_ptr<DeviceApi> make_device_api(const BackendDescriptor& backend, int
     return make_cuda_device_api(device_index, info);
   }
 #endif
-  throw_usage("--backend: '{}' cannot be driven by this build of caliber (accepted: {})",
-              backend.name, kDrivableBackends);
+  return make_generic_device_api(backend, device_index);
 }
 
 }  // namespace caliber
