@@ -103,7 +103,9 @@ std::vector<BackendDescriptor> make_backends() {
        "cuda",
        cuda_caps,
        FailureClassifier(cuda_wordings()),
-       enumerate_cuda_devices},
+       enumerate_cuda_devices,
+       "",
+       false},
       {"rocm",
        {"hip", "amd"},
        "AMD",
@@ -111,7 +113,9 @@ std::vector<BackendDescriptor> make_backends() {
        "cuda",
        rocm_caps,
        FailureClassifier(rocm_wordings()),
-       enumerate_rocm_devices},
+       enumerate_rocm_devices,
+       "",
+       false},
       {"musa",
        {"mthreads", "mt"},
        "Moore Threads",
@@ -119,7 +123,9 @@ std::vector<BackendDescriptor> make_backends() {
        "musa",
        musa_caps,
        FailureClassifier(musa_wordings()),
-       enumerate_musa_devices},
+       enumerate_musa_devices,
+       "torch_musa",
+       false},
       {"ascend",
        {"npu", "huawei"},
        "Huawei",
@@ -127,8 +133,19 @@ std::vector<BackendDescriptor> make_backends() {
        "npu",
        ascend_caps,
        FailureClassifier(ascend_wordings()),
-       enumerate_ascend_devices},
-      {"cpu", {"host"}, "host", "", "cpu", cpu_caps, FailureClassifier({}), enumerate_host_cpu},
+       enumerate_ascend_devices,
+       "torch_npu",
+       false},
+      {"cpu",
+       {"host"},
+       "host",
+       "",
+       "cpu",
+       cpu_caps,
+       FailureClassifier({}),
+       enumerate_host_cpu,
+       "",
+       false},
       // PyPI's torch-opencl: a PrivateUse1 backend renamed "opencl", on any OpenCL runtime (POCL
       // on the host in CI). Its devices are what torch counts once torch_opencl is imported.
       {"opencl",
@@ -138,7 +155,9 @@ std::vector<BackendDescriptor> make_backends() {
        "opencl",
        detected_caps,
        FailureClassifier({}),
-       [] { return enumerate_through_torch("opencl"); }},
+       [] { return enumerate_through_torch("opencl"); },
+       "torch_opencl",
+       true},
       // Any other PrivateUse1 backend: loaded from --backend-library (a shared library, or
       // python:MODULE for a Python package); torch's own name for the device type stays valid
       // whatever the backend renamed it to.
@@ -149,14 +168,10 @@ std::vector<BackendDescriptor> make_backends() {
        "privateuseone",
        detected_caps,
        FailureClassifier({}),
-       [] { return enumerate_through_torch("privateuse1"); }},
+       [] { return enumerate_through_torch("privateuse1"); },
+       "",
+       true},
   };
-  for (auto& b : backends) {
-    if (b.name == "musa") b.python_module = "torch_musa";
-    if (b.name == "ascend") b.python_module = "torch_npu";
-    if (b.name == "opencl") b.python_module = "torch_opencl";
-    b.enumerated_by_torch = b.name == "opencl" || b.name == "privateuse1";
-  }
   return backends;
 }
 

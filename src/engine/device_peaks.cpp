@@ -29,17 +29,6 @@ std::optional<DevicePeaks> read_cache(const std::filesystem::path& file,
   }
 }
 
-// Whether the device times with events; a runtime without them (the generic path on some
-// backends) is timed from the host, with probes sized for it.
-bool has_device_events(DeviceApi& device) {
-  try {
-    device.time_each([] {}, 1, {});
-    return true;
-  } catch (const DeviceError&) {
-    return false;
-  }
-}
-
 double median_ms(DeviceApi& device, bool events, const Call& call, int calls) {
   if (!events) {
     device.time_host(call, 1, {});
@@ -55,7 +44,7 @@ DevicePeaks load_or_measure_peaks(DeviceApi& device, const std::string& torch_de
                                   const std::string& device_name,
                                   const std::filesystem::path& cache_file) {
   if (auto cached = read_cache(cache_file, device_name)) return *cached;
-  const bool events = has_device_events(device);
+  const bool events = device.has_device_events();
   // Host-sized probes where the device is timed from the host (the host itself, or a runtime
   // without events, often a host-side one).
   bool host = torch_device == "cpu" || !events;
