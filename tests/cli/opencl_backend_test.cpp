@@ -162,9 +162,13 @@ TEST_F(OpenclBackend, BatchRunsThroughTheGenericPathAndSeparatesMissingKernels) 
   }
   EXPECT_THAT(add_line, AllOf(StartsWith("add,ok,"), HasSubstr(",opencl,"), HasSubstr("host")))
       << status;
-  EXPECT_THAT(mm_line, AllOf(StartsWith("mm,failed,"), HasSubstr("not implemented"))) << status;
-  RunIdentity id = read_identity((batch_dir / "add" / "run_identity.json").string());
+  EXPECT_THAT(mm_line, AllOf(StartsWith("mm,failed,"), HasSubstr(",opencl,"))) << status;
+  RunIdentity id = read_identity((batch_dir / "ops" / "add" / "run_identity.json").string());
   EXPECT_EQ(id.device_api, "generic");
+  for (const auto& row :
+       read_results_jsonl((batch_dir / "ops" / "mm" / "results.jsonl").string())) {
+    EXPECT_THAT(row.markers, ::testing::Contains(StartsWith("NOT_IMPLEMENTED[aten::mm")));
+  }
 }
 
 TEST_F(OpenclBackend, AnyPrivateUse1BackendLoadsFromBackendLibrary) {
