@@ -117,7 +117,7 @@ TEST_F(OpenclBackend, RunMeasuresAddWithTheHostTimerAndRecordsTheRuntime) {
   ASSERT_EQ(rows.size(), 2u);  // shapes/cpu.yaml's two binary pointwise shapes
   for (const auto& row : rows) {
     EXPECT_EQ(row.status, "SUCCESS") << row.error;
-    EXPECT_EQ(row.timer, "host");
+    EXPECT_EQ(row.timer_used, "host");
     EXPECT_GT(row.latency_ms, 0);
   }
 }

@@ -16,6 +16,7 @@
 #include "engine/device/generic/accelerator_probe.h"
 #include "engine/device/generic/backend_loader.h"
 #include "engine/device/generic/device_runtime.h"
+#include "engine/device/generic/torch_device_enumerator.h"
 #include "timing/measure.h"
 
 namespace caliber {
@@ -26,6 +27,7 @@ using ::testing::HasSubstr;
 class GenericDeviceApiOnOpencl : public ::testing::Test {
  protected:
   void SetUp() override {
+    install_torch_device_enumerator();  // as caliber's main does
     try {
       load_backend(opencl(), "");
     } catch (const Error& e) {
