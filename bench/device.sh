@@ -3,7 +3,7 @@
 # then run the named stages, logging under $OUT. At most 8 files come back from a device call, so
 # each stage writes into $OUT/work/<stage>/ and the folder is packed into $OUT/<stage>.tgz.
 #
-#   bench/device.sh verify runs          # stages: devices verify runs backward tuner timers screen blas_ab flaggems warmup_blas sync_memory generic_ab
+#   bench/device.sh verify runs          # stages: devices verify runs backward tuner timers screen blas_ab flaggems warmup_blas sync_memory generic_ab build_before use:before|current families:ISO:DEVS:NAME
 #   bench/device.sh core:worker:0,1:w2a core:op:0,1:op2 compare:w2a:op2 flaggems
 #
 # Screens (`core:ISOLATION:DEVICES:NAME`) go to runs/device/NAME, a git-ignored folder that stays
@@ -135,6 +135,31 @@ for stage in "$@"; do
         grep -c '"timer_used":"graph"' "$dir/$op/results.jsonl"
         grep -o 'fallback\[[^]]*\]' "$dir/$op/results.jsonl" | sort | uniq -c
       done ;;
+    build_before)
+      # The A/B of a refactor: the tree before it, carried in .ab/before (git archive of the
+      # commit, git-ignored), built beside the current one; `use:before` then runs it.
+      timed build_before bash -c "cmake -S '$here/.ab/before' -B '$here/.ab/build' -G Ninja \
+        -DCALIBER_PYTHON=$(command -v python3) -DCALIBER_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
+        -DTORCH_CUDA_ARCH_LIST=9.0 -DCALIBER_BUILD_TESTS=OFF && ninja -C '$here/.ab/build' -j 16 caliber"
+      tail -3 "$dir/build_before.txt" ;;
+    use:*)
+      # use:before | use:current: which build the stages after it run.
+      case ${stage#use:} in
+        before) caliber=$here/.ab/build/caliber ;;
+        *) caliber=$build/caliber ;;
+      esac
+      echo "stages from here run $caliber" ;;
+    families:*)
+      # families:ISOLATION:DEVICES:NAME, the families in FAMILIES at level core (default: those
+      # of the architecture A/B, softmax,norm,reduction,blas).
+      IFS=: read -r _ iso devs name <<<"$stage"
+      rm -rf "${screens:?}/$name"
+      timed "batch_$name" timeout -s INT "$(left)" "$caliber" batch --level core \
+        --family "${FAMILIES:-softmax,norm,reduction,blas}" --devices "$devs" --isolation "$iso" \
+        --policy "${POLICY:-adaptive}" --no-progress ${SCREEN_ARGS:-} --out "$screens/$name"
+      tail -4 "$dir/batch_$name.txt"
+      awk -F, 'NR>1{print $2}' "$screens/$name/ops_status.csv" | sort | uniq -c
+      pack_screen "$name" ;;
     devices)
       timed devices "$caliber" devices
       timed devices_json "$caliber" devices --json

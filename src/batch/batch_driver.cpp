@@ -15,6 +15,7 @@
 #include "batch/child_process.h"
 #include "batch/interrupt.h"
 #include "batch/lane.h"
+#include "batch/op_costs.h"
 #include "batch/op_runner.h"
 #include "batch/parallel_warmup.h"
 #include "batch/progress_line.h"
@@ -131,8 +132,11 @@ void reset_op_dir(const std::filesystem::path& op_dir, bool keep_warmup) {
 
 class BatchSession {
  public:
-  BatchSession(BatchPlan plan, BatchDirectory& dir, Selection selection)
-      : plan_(std::move(plan)), dir_(dir), selection_(std::move(selection)) {}
+  BatchSession(BatchPlan plan, BatchDirectory& dir, Selection selection, OpCosts costs)
+      : plan_(std::move(plan)),
+        dir_(dir),
+        selection_(std::move(selection)),
+        costs_(std::move(costs)) {}
 
   int run() {
     prepare_rows();
@@ -188,7 +192,18 @@ class BatchSession {
   void run_lanes() {
     std::vector<std::string> names;
     for (size_t row : todo_) names.push_back(rows_[row].op);
-    WorkQueue queue(names, plan_.devices.size());
+    std::vector<double> costs = expected_costs(names, costs_);
+    if (costs.empty()) {
+      dir_.log("order: as selected");
+    } else {
+      size_t known = 0;
+      for (const std::string& op : names) known += costs_.wall_s.count(op);
+      dir_.log(
+          fmt::format("order: longest first per lane, by the wall times in {} ({} of {} ops "
+                      "known, the others at the median)",
+                      costs_.source, known, names.size()));
+    }
+    WorkQueue queue(names, plan_.devices.size(), costs);
     OpRunner runner(plan_, dir_, interrupt_requested());
     std::atomic<size_t> lanes_left{plan_.devices.size()};
     std::vector<std::thread> threads;
@@ -289,6 +304,7 @@ class BatchSession {
   BatchPlan plan_;
   BatchDirectory& dir_;
   Selection selection_;
+  OpCosts costs_;
   std::vector<OpStatus> rows_;  // selected ops (in selection order), then dismissed ones
   std::vector<size_t> todo_;    // rows still to run
   std::mutex mutex_;
@@ -305,12 +321,26 @@ int run_batch(const BatchOptions& options, const EnvLookup& env) {
   if (!options.ops_file.empty()) {
     for (auto& op : read_ops_file(options.ops_file)) request.ops.push_back(std::move(op));
   }
-  std::vector<DismissEntry> dismiss;
+  OpList dismiss;
   if (options.use_dismiss_list) {
     if (!options.dismiss_file.empty()) {
-      dismiss = load_dismiss_list(options.dismiss_file);
+      dismiss = OpList::load(options.dismiss_file);
     } else if (std::filesystem::exists(default_dismiss_list())) {
-      dismiss = load_dismiss_list(default_dismiss_list());
+      dismiss = OpList::load(default_dismiss_list());
+    }
+  }
+
+  OpCosts costs;
+  if (options.longest_first && !options.costs_from.empty()) {
+    costs = load_op_costs(options.costs_from, true, "--costs-from");
+  } else if (options.longest_first) {
+    // The shipped table first, then this batch's own earlier walls (a resumed or forced batch
+    // on this device) over it.
+    costs = load_op_costs(default_op_costs(), false, "");
+    OpCosts own = load_op_costs(plan.out_dir, false, "");
+    for (const auto& [op, wall] : own.wall_s) costs.wall_s[op] = wall;
+    if (!own.source.empty()) {
+      costs.source = costs.source.empty() ? own.source : costs.source + " and " + own.source;
     }
   }
 
@@ -318,7 +348,8 @@ int run_batch(const BatchOptions& options, const EnvLookup& env) {
   install_interrupt_handlers();
   BatchDirectory dir(plan.out_dir);
   dir.log(fmt::format("batch started: {}", options.command_line));
-  Selection selection = select_ops(list_ops(plan, dir, request.ops.empty()), request, dismiss);
+  Selection selection =
+      select_ops(list_ops(plan, dir, request.ops.empty()), request, dismiss, plan.backend->name);
   if (selection.ops.empty() && selection.dismissed.empty()) {
     throw_usage("no op selected (check --ops, --ops-file and --family against `caliber ops`)");
   }
@@ -327,7 +358,7 @@ int run_batch(const BatchOptions& options, const EnvLookup& env) {
   if (!options.force) check_resumable(dir, identity);
   write_file_atomic(dir.identity_path(), identity.dump(2) + "\n");
 
-  int code = BatchSession(plan, dir, std::move(selection)).run();
+  int code = BatchSession(plan, dir, std::move(selection), std::move(costs)).run();
   identity["end_time"] = utc_now_iso8601();
   identity["exit"] = code;
   write_file_atomic(dir.identity_path(), identity.dump(2) + "\n");

@@ -5,8 +5,8 @@
 #include "backend/registry.h"
 #include "batch/batch_driver.h"
 #include "batch/batch_plan.h"
-#include "batch/text_util.h"
 #include "cli/command.h"
+#include "core/text_util.h"
 #include "engine/device/generic/backend_loader.h"
 
 namespace caliber {
@@ -40,6 +40,7 @@ struct BatchCommandInput {
   std::string isolation;  // empty: default_isolation() of the candidate
   bool no_dismiss = false;
   bool no_progress = false;
+  std::string order = "longest-first";
 };
 
 }  // namespace
@@ -69,6 +70,12 @@ void add_batch_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--worker-max-growth-mib", o.worker_max_growth_mib,
                   "replace a worker whose resident memory grew by more than this since its first "
                   "op (default 1024; 0: never)");
+  cmd->add_option("--order", in->order,
+                  "accepted: longest-first (each lane runs its longest ops first, by expected wall "
+                  "times), selection (the order ops were selected in); default longest-first");
+  cmd->add_option("--costs-from", o.costs_from,
+                  "expected wall times for --order longest-first: an ops_status.csv or a batch "
+                  "directory (default: ops/op_costs.csv, then this batch's own earlier walls)");
   cmd->add_flag("--force", o.force, "redo every op, complete or not");
   cmd->add_flag("--redo-failed", o.redo_failed, "redo the complete ops that did not pass");
   cmd->add_flag("--no-progress", in->no_progress, "no live progress line");
@@ -80,6 +87,11 @@ void add_batch_command(CLI::App& app, CommandAction& action) {
       if (!in->isolation.empty()) {
         options.isolation = isolation_choice().parse("--isolation", in->isolation);
       }
+      if (in->order != "longest-first" && in->order != "selection") {
+        throw_usage("--order: '{}' is not an order (accepted: longest-first, selection)",
+                    in->order);
+      }
+      options.longest_first = in->order == "longest-first";
       options.use_dismiss_list = !in->no_dismiss;
       options.progress = !in->no_progress;
       options.command_line = own_command_line();

@@ -6,7 +6,8 @@
 #include "backend/registry.h"
 #include "backend/timer_plan.h"
 #include "cli/command.h"
-#include "engine/device/generic/device_runtime.h"
+#include "engine/device/device_context.h"
+#include "engine/device/generic/device_api_plan.h"
 #include "engine/torch_runtime.h"
 
 namespace caliber {
@@ -26,8 +27,7 @@ nlohmann::json capabilities_json(const Capabilities& c) {
 
 std::string runtime_version_for(const BackendDescriptor& backend, const DeviceInfo& device) {
   if (!device.runtime_version.empty()) return device.runtime_version;
-  if (backend.name == "cuda") return torch_cuda_runtime_version();
-  return "";
+  return device_runtime_version(backend);
 }
 
 int list_devices(const FlagValues& flags, bool as_json) {
@@ -35,8 +35,8 @@ int list_devices(const FlagValues& flags, bool as_json) {
   const BackendDescriptor& backend = select_backend(knobs.backend, "--backend (ZL_BACKEND)");
   // Before the device guard: the generic path loads the backend (on this thread) and its
   // timers follow from what the runtime offers on the first device.
-  DeviceRuntime runtime =
-      resolve_device_runtime(backend, knobs.device_api, knobs.backend_library, 0);
+  DeviceApiPlan runtime =
+      resolve_device_api_plan(backend, knobs.device_api, knobs.backend_library, 0);
   guard_device_present(backend, 0);
   const auto& devices = devices_of(backend);
   TimerPlan plan = plan_device_timers(runtime, backend, Timer::kAuto, true);

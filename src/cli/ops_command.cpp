@@ -6,14 +6,15 @@
 
 #include "backend/registry.h"
 #include "cli/command.h"
+#include "cli/run_config.h"
 #include "core/data_paths.h"
 #include "core/error.h"
 #include "core/op_list.h"
 #include "engine/device/device_api_factory.h"
 #include "engine/device/generic/backend_loader.h"
 #include "engine/op_instance.h"
-#include "engine/op_registry.h"
 #include "engine/op_shapes.h"
+#include "ops/op_registry.h"
 
 namespace caliber {
 namespace {

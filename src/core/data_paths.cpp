@@ -17,4 +17,6 @@ std::filesystem::path default_capture_deny_list() {
   return data_dir() / "ops" / "capture_deny.yaml";
 }
 
+std::filesystem::path default_op_costs() { return data_dir() / "ops" / "op_costs.csv"; }
+
 }  // namespace caliber

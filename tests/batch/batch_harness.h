@@ -19,14 +19,14 @@
 #include <thread>
 #include <vector>
 
-#include "batch/op_status.h"
 #include "core/atomic_file.h"
+#include "core/ops_status.h"
 
 namespace caliber::testing {
 
 // tests/batch/data (CALIBER_TEST_DATA names the suite-wide tests/data).
 inline std::filesystem::path batch_data_dir() {
-  return std::filesystem::path(__FILE__).parent_path() / "data";
+  return std::filesystem::path(CALIBER_SOURCE_DIR) / "tests" / "batch" / "data";
 }
 
 inline std::filesystem::path fresh_temp_dir(const std::string& name) {

@@ -15,7 +15,7 @@
 #include "core/error.h"
 #include "engine/device/generic/accelerator_probe.h"
 #include "engine/device/generic/backend_loader.h"
-#include "engine/device/generic/device_runtime.h"
+#include "engine/device/generic/device_api_plan.h"
 #include "engine/device/generic/torch_device_enumerator.h"
 #include "timing/measure.h"
 
@@ -57,7 +57,7 @@ TEST_F(GenericDeviceApiOnOpencl, ProbeExercisesTheRuntimeRatherThanAssumingIt) {
 }
 
 TEST_F(GenericDeviceApiOnOpencl, MeasuresARealOpWithTheHostTimerAndRefusesTheOthers) {
-  DeviceRuntime runtime = resolve_device_runtime(opencl(), DeviceApiKind::kAuto, "", 0);
+  DeviceApiPlan runtime = resolve_device_api_plan(opencl(), DeviceApiKind::kAuto, "", 0);
   ASSERT_TRUE(runtime.generic);
   TimerPlan plan = plan_device_timers(runtime, opencl(), Timer::kAuto, true);
   EXPECT_EQ(plan.primary, Timer::kHost);
@@ -84,7 +84,7 @@ TEST_F(GenericDeviceApiOnOpencl, MeasuresARealOpWithTheHostTimerAndRefusesTheOth
 }
 
 TEST_F(GenericDeviceApiOnOpencl, RequestingATimerTheRuntimeLacksSaysWhatItNeeds) {
-  DeviceRuntime runtime = resolve_device_runtime(opencl(), DeviceApiKind::kGeneric, "", 0);
+  DeviceApiPlan runtime = resolve_device_api_plan(opencl(), DeviceApiKind::kGeneric, "", 0);
   for (auto [timer, needs] :
        {std::pair{Timer::kDirect, "device events"}, std::pair{Timer::kGraph, "graph API"},
         std::pair{Timer::kBatch, "blocking kernel"},

@@ -1,35 +1,33 @@
 #include "engine/device/device_api_factory.h"
 
-#include "engine/device/generic/generic_device_api.h"
-#include "engine/device/host/host_device_api.h"
-
-#ifdef CALIBER_HAVE_CUDA
-#include "engine/device/cuda/cuda_device_api.h"
-#endif
+#include "core/error.h"
+#include "engine/device/device_driver.h"
 
 namespace caliber {
+namespace {
 
-bool has_native_device_api(const BackendDescriptor& backend) {
-  if (backend.name == "cpu") return true;
-#ifdef CALIBER_HAVE_CUDA
-  if (backend.name == "cuda") return true;
-#endif
-  return false;
+const DeviceDriver& driver_of(const BackendDescriptor& backend, bool generic) {
+  const DeviceDriver* driver = driver_for(backend, generic);
+  if (driver == nullptr) {
+    throw_usage("--backend: '{}' cannot be driven by this build of caliber (accepted: {})",
+                backend.name, drivable_backends());
+  }
+  return *driver;
 }
+
+}  // namespace
 
 std::unique_ptr<DeviceApi> make_device_api(const BackendDescriptor& backend, int device_index,
                                            bool generic) {
-  if (backend.name == "cpu") return make_host_device_api();
-#ifdef CALIBER_HAVE_CUDA
-  if (backend.name == "cuda" && !generic) {
-    DeviceInfo info;
-    for (const DeviceInfo& device : backend.enumerate()) {
-      if (device.index == device_index) info = device;
-    }
-    return make_cuda_device_api(device_index, info);
-  }
-#endif
-  return make_generic_device_api(backend, device_index);
+  return driver_of(backend, generic).make_api(backend, device_index);
+}
+
+std::unique_ptr<DeviceRuntime> make_device_runtime(const BackendDescriptor& backend) {
+  return driver_of(backend, false).make_runtime(backend);
+}
+
+bool has_native_device_api(const BackendDescriptor& backend) {
+  return find_device_driver(backend.name) != nullptr;
 }
 
 }  // namespace caliber
