@@ -3,7 +3,7 @@
 # then run the named stages, logging under $OUT. At most 8 files come back from a device call, so
 # each stage writes into $OUT/work/<stage>/ and the folder is packed into $OUT/<stage>.tgz.
 #
-#   bench/device.sh verify runs          # stages: devices verify runs backward tuner timers screen blas_ab flaggems flaggems_dropin warmup_blas sync_memory build_before use:before|current families:ISO:DEVS:NAME
+#   bench/device.sh verify runs          # stages: devices verify runs backward tuner timers screen blas_ab flaggems flaggems_dropin warmup_blas sync_memory generic_ab build_before use:before|current families:ISO:DEVS:NAME
 #   bench/device.sh core:worker:0,1:w2a core:op:0,1:op2 compare:w2a:op2 flaggems
 #
 # Screens (`core:ISOLATION:DEVICES:NAME`) go to runs/device/NAME, a git-ignored folder that stays
@@ -218,6 +218,31 @@ for stage in "$@"; do
       timed compare_off_replay "$caliber" compare "$dir/off" "$dir/replay" \
         --allow-mismatch tuner_mode -o "$dir/compare"
       head -40 "$dir/compare_off_replay.txt" ;;
+    generic_ab)
+      # Issue 18: the same ops through PyTorch's device-generic runtime (--device-api generic)
+      # and through the CUDA glue, all --timer direct on GPU 0, the CUDA path before and after
+      # (A/A): generic against cuda should agree as closely as cuda agrees with itself.
+      families=${GENERIC_FAMILIES:-softmax norm reduction}
+      { "$caliber" ops | awk -v f=" $families " 'index(f, " " $2 " ") {print $1}'
+        echo add; echo mm; } | sort -u >"$dir/ops.txt"
+      echo "$(wc -l <"$dir/ops.txt") ops: $(tr '\n' ' ' <"$dir/ops.txt")"
+      timed devices_generic "$caliber" devices --backend cuda --device-api generic
+      cat "$dir/devices_generic.txt"
+      for name in cuda_a generic cuda_b; do
+        api=native
+        [ "$name" = generic ] && api=generic
+        timed "batch_$name" timeout -s INT "$(left)" "$caliber" batch --backend cuda \
+          --ops-file "$dir/ops.txt" --level core --dtypes float16 --timer direct \
+          --device-api "$api" --devices 0 --isolation worker --no-progress --out "$dir/$name"
+        tail -3 "$dir/batch_$name.txt"
+      done
+      grep -h "device api" "$dir"/generic/ops/*/run.log | sort | uniq -c | head -3
+      timed compare_generic_cuda "$caliber" compare "$dir/generic" "$dir/cuda_a" \
+        --allow-mismatch device_api -o "$dir/compare_generic_cuda"
+      timed compare_cuda_cuda "$caliber" compare "$dir/cuda_b" "$dir/cuda_a" \
+        -o "$dir/compare_cuda_cuda"
+      head -30 "$dir/compare_generic_cuda.txt"
+      head -30 "$dir/compare_cuda_cuda.txt" ;;
     *)
       echo "unknown stage $stage" ;;
   esac

@@ -11,9 +11,11 @@ torch_version=${CALIBER_TORCH_VERSION:-2.11.0}
 wheelhouse=${CALIBER_WHEELHOUSE:-${XDG_CACHE_HOME:-$HOME/.cache}/caliber/wheelhouse}
 start=$(date +%s)
 
-# chromium: the report tests open the generated HTML in it (headless).
+# chromium: the report tests open the generated HTML in it (headless). pocl-opencl-icd: POCL's
+# OpenCL runtime on the host, the device under torch-opencl (below) for the out-of-tree backend
+# tests.
 apt_packages=(cmake ninja-build g++ python3-dev python3-venv libcli11-dev libyaml-cpp-dev
-  nlohmann-json3-dev libfmt-dev libgtest-dev libgmock-dev pybind11-dev chromium)
+  nlohmann-json3-dev libfmt-dev libgtest-dev libgmock-dev pybind11-dev chromium pocl-opencl-icd)
 if [ "${CALIBER_SKIP_APT:-0}" != 1 ]; then
   missing=()
   for p in "${apt_packages[@]}"; do
@@ -25,6 +27,18 @@ if [ "${CALIBER_SKIP_APT:-0}" != 1 ]; then
     apt-get update -qq
     apt-get install -y -qq --no-install-recommends "${missing[@]}"
   fi
+fi
+
+# CALIBER_PYTHON: a python that already has torch (a GPU image's, a ROCm or MUSA torch): caliber
+# builds against it and nothing is installed into it.
+if [ -n "${CALIBER_PYTHON:-}" ]; then
+  if ! "$CALIBER_PYTHON" -c "import torch" 2>/dev/null; then
+    echo "setup: CALIBER_PYTHON=$CALIBER_PYTHON cannot import torch (accepted: a python that has torch)" >&2
+    exit 2
+  fi
+  echo "setup: using torch $("$CALIBER_PYTHON" -c "import torch; print(torch.__version__)") of $CALIBER_PYTHON"
+  echo "setup: done in $(( $(date +%s) - start )) s"
+  exit 0
 fi
 
 if [ ! -x "$venv/bin/python" ]; then
@@ -59,5 +73,19 @@ if ! "$venv/bin/python" -c "import torch,sys; sys.exit(torch.__version__.split('
     "torch==$torch_version" numpy pyyaml
   "$venv/bin/python" -m pip install -q --no-cache-dir --no-index --find-links "$wheelhouse" \
     "torch==$torch_version" numpy pyyaml
+fi
+# torch-opencl: a real out-of-tree PrivateUse1 backend ("opencl") from PyPI, for the tests of the
+# device-generic path (tests/cli/opencl_backend_test.cpp). Pinned: a dev release whose kernel set
+# the tests describe. --no-deps: it only needs torch, which is pinned above.
+opencl_version=${CALIBER_TORCH_OPENCL_VERSION:-0.1.0.dev23}
+if [ "${CALIBER_SKIP_OPENCL:-0}" != 1 ] &&
+  ! "$venv/bin/python" -c "import importlib.metadata as m, sys; sys.exit(m.version('torch-opencl') != '$opencl_version')" 2>/dev/null; then
+  mkdir -p "$wheelhouse"
+  echo "setup: torch-opencl==$opencl_version into $venv (wheel cache $wheelhouse)"
+  ls "$wheelhouse"/torch_opencl-"$opencl_version"-*.whl >/dev/null 2>&1 ||
+    "$venv/bin/python" -m pip download -q --no-cache-dir --no-deps --dest "$wheelhouse" \
+      "torch-opencl==$opencl_version"
+  "$venv/bin/python" -m pip install -q --no-cache-dir --no-index --no-deps \
+    --find-links "$wheelhouse" "torch-opencl==$opencl_version"
 fi
 echo "setup: done in $(( $(date +%s) - start )) s"

@@ -10,6 +10,7 @@
 
 #include "backend/cuda_enumeration.h"
 #include "backend/other_enumeration.h"
+#include "backend/torch_enumeration.h"
 #include "core/choice.h"
 #include "core/error.h"
 
@@ -92,7 +93,10 @@ std::vector<BackendDescriptor> make_backends() {
   Capabilities musa_caps{.device_events = true, .l2_flush = true, .default_rng_generators = true};
   Capabilities ascend_caps{.device_events = true, .l2_flush = true};
   Capabilities cpu_caps{};
-  return {
+  // Out-of-tree PrivateUse1 backends promise nothing: the generic device API detects what their
+  // runtime offers (events, synchronisation, graphs) once the backend is loaded.
+  Capabilities detected_caps{};
+  std::vector<BackendDescriptor> backends = {
       {"cuda",
        {"nvidia"},
        "NVIDIA",
@@ -100,7 +104,9 @@ std::vector<BackendDescriptor> make_backends() {
        "cuda",
        cuda_caps,
        FailureClassifier(cuda_wordings()),
-       enumerate_cuda_devices},
+       enumerate_cuda_devices,
+       "",
+       false},
       {"rocm",
        {"hip", "amd"},
        "AMD",
@@ -108,7 +114,9 @@ std::vector<BackendDescriptor> make_backends() {
        "cuda",
        rocm_caps,
        FailureClassifier(rocm_wordings()),
-       enumerate_rocm_devices},
+       enumerate_rocm_devices,
+       "",
+       false},
       {"musa",
        {"mthreads", "mt"},
        "Moore Threads",
@@ -116,7 +124,9 @@ std::vector<BackendDescriptor> make_backends() {
        "musa",
        musa_caps,
        FailureClassifier(musa_wordings()),
-       enumerate_musa_devices},
+       enumerate_musa_devices,
+       "torch_musa",
+       false},
       {"ascend",
        {"npu", "huawei"},
        "Huawei",
@@ -124,9 +134,46 @@ std::vector<BackendDescriptor> make_backends() {
        "npu",
        ascend_caps,
        FailureClassifier(ascend_wordings()),
-       enumerate_ascend_devices},
-      {"cpu", {"host"}, "host", "", "cpu", cpu_caps, FailureClassifier({}), enumerate_host_cpu},
+       enumerate_ascend_devices,
+       "torch_npu",
+       false},
+      {"cpu",
+       {"host"},
+       "host",
+       "",
+       "cpu",
+       cpu_caps,
+       FailureClassifier({}),
+       enumerate_host_cpu,
+       "",
+       false},
+      // PyPI's torch-opencl: a PrivateUse1 backend renamed "opencl", on any OpenCL runtime (POCL
+      // on the host in CI). Its devices are what torch counts once torch_opencl is imported.
+      {"opencl",
+       {"ocl"},
+       "OpenCL",
+       "",
+       "opencl",
+       detected_caps,
+       FailureClassifier({}),
+       [] { return enumerate_through_torch("opencl"); },
+       "torch_opencl",
+       true},
+      // Any other PrivateUse1 backend: loaded from --backend-library (a shared library, or
+      // python:MODULE for a Python package); torch's own name for the device type stays valid
+      // whatever the backend renamed it to.
+      {"privateuse1",
+       {"privateuseone", "pu1"},
+       "PrivateUse1",
+       "",
+       "privateuseone",
+       detected_caps,
+       FailureClassifier({}),
+       [] { return enumerate_through_torch("privateuse1"); },
+       "",
+       true},
   };
+  return backends;
 }
 
 constexpr std::chrono::seconds kEnumerationTimeout{30};
@@ -184,7 +231,8 @@ const std::vector<DeviceInfo>& devices_of(const BackendDescriptor& backend) {
 const BackendDescriptor& select_backend(const std::string& requested, const std::string& knob) {
   if (!requested.empty()) return find_backend(knob, requested);
   for (const auto& b : all_backends()) {
-    if (b.name != "cpu" && !devices_of(b).empty()) return b;
+    // Counting a torch-enumerated backend's devices imports its package: only when asked for.
+    if (b.name != "cpu" && !b.enumerated_by_torch && !devices_of(b).empty()) return b;
   }
   return find_backend(knob, "cpu");
 }
@@ -194,7 +242,7 @@ void guard_device_present(const BackendDescriptor& backend, int device_index) {
   if (device_index < static_cast<int>(devices.size())) return;
   std::vector<std::string> found;
   for (const auto& other : all_backends()) {
-    if (other.name == backend.name || other.name == "cpu") continue;
+    if (other.name == backend.name || other.name == "cpu" || other.enumerated_by_torch) continue;
     const auto& present = devices_of(other);
     if (!present.empty()) {
       found.push_back(

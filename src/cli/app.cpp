@@ -8,11 +8,13 @@
 #include "core/error.h"
 #include "core/version.h"
 #include "core/write_failure.h"
+#include "engine/device/generic/torch_device_enumerator.h"
 #include "engine/provider/embedded_python.h"
 
 namespace caliber {
 
 int run_cli(int argc, char** argv) {
+  install_torch_device_enumerator();
   CLI::App app{"caliber: operator benchmarks that carry their caliber"};
   app.set_version_flag("--version", std::string(harness_version()));
   app.require_subcommand(1);

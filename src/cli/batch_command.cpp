@@ -2,6 +2,7 @@
 #include <iterator>
 #include <utility>
 
+#include "backend/registry.h"
 #include "batch/batch_driver.h"
 #include "batch/batch_plan.h"
 #include "batch/slurm_launcher.h"
@@ -9,9 +10,21 @@
 #include "cli/command.h"
 #include "cli/flaggems_flags.h"
 #include "core/text_util.h"
+#include "engine/device/generic/backend_loader.h"
 
 namespace caliber {
 namespace {
+
+// A backend only torch can count is loaded here, on the main thread, before the batch counts
+// its devices (the embedded interpreter is started by the thread that will finalize it).
+void load_torch_enumerated_backend(const FlagValues& knob_flags) {
+  Knobs knobs = resolve_knobs(knob_flags, process_env(), {"backend", "backend_library"});
+  if (knobs.backend.empty()) return;
+  const BackendDescriptor& backend = find_backend("--backend (ZL_BACKEND)", knobs.backend);
+  if (!backend.enumerated_by_torch) return;
+  request_backend_library(knobs.backend_library);
+  load_backend(backend, knobs.backend_library);
+}
 
 // For batch_identity.json: the command exactly as typed (arguments separated by spaces).
 std::string own_command_line() {
@@ -134,6 +147,7 @@ void add_batch_command(CLI::App& app, CommandAction& action) {
       options.use_dismiss_list = !in->no_dismiss;
       options.progress = !in->no_progress;
       options.command_line = own_command_line();
+      load_torch_enumerated_backend(options.knob_flags);
       const std::pair<const char*, double> amounts[] = {
           {"--timeout-s", options.timeout_s},
           {"--timeout-base-s", options.timeout_base_s},

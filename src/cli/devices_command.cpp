@@ -7,10 +7,13 @@
 #include "backend/timer_plan.h"
 #include "cli/command.h"
 #include "engine/device/device_context.h"
+#include "engine/device/generic/device_api_plan.h"
 #include "engine/torch_runtime.h"
 
 namespace caliber {
 namespace {
+
+const std::vector<std::string> kDeviceKnobs = {"backend", "device_api", "backend_library"};
 
 nlohmann::json capabilities_json(const Capabilities& c) {
   return {{"device_events", c.device_events},
@@ -28,11 +31,15 @@ std::string runtime_version_for(const BackendDescriptor& backend, const DeviceIn
 }
 
 int list_devices(const FlagValues& flags, bool as_json) {
-  Knobs knobs = resolve_knobs(flags, process_env(), {"backend"});
+  Knobs knobs = resolve_knobs(flags, process_env(), kDeviceKnobs);
   const BackendDescriptor& backend = select_backend(knobs.backend, "--backend (ZL_BACKEND)");
+  // Before the device guard: the generic path loads the backend (on this thread) and its
+  // timers follow from what the runtime offers on the first device.
+  DeviceApiPlan runtime =
+      resolve_device_api_plan(backend, knobs.device_api, knobs.backend_library, 0);
   guard_device_present(backend, 0);
   const auto& devices = devices_of(backend);
-  TimerPlan plan = derive_timer_plan(backend.capabilities, Timer::kAuto, true, backend.name);
+  TimerPlan plan = plan_device_timers(runtime, backend, Timer::kAuto, true);
   std::vector<std::string> timers;
   for (Timer t : plan.available) timers.push_back(to_string(t));
 
@@ -40,7 +47,9 @@ int list_devices(const FlagValues& flags, bool as_json) {
                         {"visibility_variable", backend.visibility_variable},
                         {"torch_device_type", backend.torch_device_type},
                         {"torch_version", torch_version()},
-                        {"capabilities", capabilities_json(backend.capabilities)},
+                        {"capabilities", capabilities_json(runtime.capabilities)},
+                        {"device_api", runtime.generic ? "generic" : "native"},
+                        {"device_runtime", runtime.record},
                         {"timers", timers},
                         {"default_timer", to_string(plan.primary)},
                         {"devices", nlohmann::json::array()}};
@@ -92,6 +101,8 @@ int list_devices(const FlagValues& flags, bool as_json) {
   }
   fmt::print("  capabilities: {}\n", fmt::join(caps, " "));
   fmt::print("  timers: {} (auto -> {})\n", fmt::join(timers, ", "), to_string(plan.primary));
+  fmt::print("  device api: {}\n", runtime.generic ? "generic" : "native");
+  for (const auto& [key, value] : runtime.record) fmt::print("    {}: {}\n", key, value);
   return 0;
 }
 
@@ -101,7 +112,7 @@ void add_devices_command(CLI::App& app, CommandAction& action) {
   auto* cmd = app.add_subcommand("devices", "List the visible devices of a backend");
   auto flags = std::make_shared<FlagValues>();
   auto as_json = std::make_shared<bool>(false);
-  add_knob_options(cmd, *flags, {"backend"});
+  add_knob_options(cmd, *flags, kDeviceKnobs);
   cmd->add_flag("--json", *as_json, "print JSON");
   cmd->callback([&action, flags, as_json] {
     action = [flags, as_json] { return list_devices(*flags, *as_json); };

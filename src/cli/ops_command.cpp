@@ -10,6 +10,8 @@
 #include "core/data_paths.h"
 #include "core/error.h"
 #include "core/op_list.h"
+#include "engine/device/device_api_factory.h"
+#include "engine/device/generic/backend_loader.h"
 #include "engine/op_instance.h"
 #include "engine/op_shapes.h"
 #include "ops/op_registry.h"
@@ -112,8 +114,14 @@ Outcome verify_one(const OpDef& op, DType dtype, const ShapeCase& shape,
 }
 
 int verify_ops(const OpsOptions& o) {
-  Knobs knobs = resolve_knobs(o.flags, process_env(), {"backend", "dtypes", "shape_file", "op"});
+  Knobs knobs = resolve_knobs(o.flags, process_env(),
+                              {"backend", "dtypes", "shape_file", "op", "backend_library"});
   const BackendDescriptor& backend = select_backend(knobs.backend, "--backend (ZL_BACKEND)");
+  // A backend torch drives only once its package is loaded (torch_musa, torch_npu, ...).
+  if (!has_native_device_api(backend)) {
+    request_backend_library(knobs.backend_library);
+    load_backend(backend, knobs.backend_library);
+  }
   guard_device_present(backend, 0);
   OpList dismissed = OpList::load(o.dismiss_file.empty() ? default_dismiss_list()
                                                          : std::filesystem::path(o.dismiss_file));
@@ -182,7 +190,8 @@ void add_ops_command(CLI::App& app, CommandAction& action) {
   auto* cmd = app.add_subcommand("ops", "List the operator corpus, or verify it against ATen");
   auto options = std::make_shared<OpsOptions>();
   add_knob_options(cmd, options->flags,
-                   {"backend", "level", "dtypes", "shape_mode", "shape_file", "op", "candidate"});
+                   {"backend", "level", "dtypes", "shape_mode", "shape_file", "op", "candidate",
+                    "backend_library"});
   cmd->add_option("--family", options->family,
                   fmt::format("only this family (accepted: {})", family_choice().accepted()));
   cmd->add_flag("--json", options->as_json, "print JSON");

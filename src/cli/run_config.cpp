@@ -31,7 +31,7 @@ const std::vector<std::string> kRunKnobs = {
     "enable_graph", "cache", "policy", "return_mode", "quantiles", "repeat", "warmup_ms", "rep_ms",
     "noise_target", "min_samples", "min_time_s", "max_time_s", "throttle_fraction", "flush_mb",
     "tuner", "tuner_file", "isolate_tuner_cache", "use_flagtune", "device", "out_dir", "candidate",
-    "shard", "record", "metrics", "op_file"};
+    "shard", "record", "metrics", "op_file", "device_api", "backend_library"};
 // clang-format on
 
 std::vector<DType> resolve_dtypes(const Knobs& knobs, const OpDef& op) {
@@ -82,12 +82,16 @@ RunPlan plan_run(const FlagValues& flags, const EnvLookup& env) {
   // Named as the user gave it: --op, OP, --node or TEST_NODE.
   p.config.op = &find_op(op_name, k.sources.at(k.node.empty() ? "op" : "node"));
   p.config.backend = &select_backend(k.backend, "--backend (ZL_BACKEND)");
-  p.config.timers = derive_timer_plan(p.config.backend->capabilities, k.timer, k.enable_graph,
-                                      p.config.backend->name);
   p.config.dtypes = resolve_dtypes(k, *p.config.op);
   p.candidate_env = plan_candidate_environment(k, p.config.backend->name, env);
   p.config.shapes = resolve_op_shapes(*p.config.op, shape_sources(k, p.config.backend->name));
   p.config.case_indices = shard_cases(k.shard, p.config.shapes.cases.size());
+  // The generic path loads the backend and probes the device here: its timers follow from what
+  // the runtime offers.
+  p.device_api =
+      resolve_device_api_plan(*p.config.backend, k.device_api, k.backend_library, k.device);
+  p.config.generic_device_api = p.device_api.generic;
+  p.config.timers = plan_device_timers(p.device_api, *p.config.backend, k.timer, k.enable_graph);
   check_cache_state(p.config.timers, k.cache, p.config.backend->name);
   OpList deny = OpList::load(default_capture_deny_list());
   OpList dismiss = OpList::load(default_dismiss_list());
@@ -159,6 +163,8 @@ RunIdentity identity_of(const RunPlan& p, const std::string& provider_version,
   id.host = host_name();
   id.command_line = command_line;
   id.start_time = utc_now_iso8601();
+  if (p.device_api.generic) id.device_api = "generic";
+  id.device_runtime = p.device_api.record;
   return id;
 }
 
@@ -172,6 +178,13 @@ std::string run_banner(const RunPlan& p, const RunIdentity& id) {
   lines.push_back(fmt::format("  timer: {} (requested {}, fallback {}){}", id.timer,
                               to_string(p.knobs.timer), fallback,
                               p.capture_denied ? "  capture denied for this op" : ""));
+  if (p.device_api.generic) {
+    std::vector<std::string> features;
+    for (const auto& [key, value] : p.device_api.record) {
+      features.push_back(fmt::format("{}={}", key, value));
+    }
+    lines.push_back(fmt::format("  device api: generic  {}", fmt::join(features, "  ")));
+  }
   lines.push_back(fmt::format("  level: {}  shapes: {} cases from {} (key {})  shape_set {}",
                               id.level, p.config.case_indices.size(), p.config.shapes.source,
                               p.config.shapes.key, id.shape_set));

@@ -9,6 +9,7 @@
 #include "core/knobs.h"
 #include "core/run_identity.h"
 #include "core/shape_resolver.h"
+#include "engine/device/generic/device_api_plan.h"
 #include "engine/run_session.h"
 #include "timing/measure_options.h"
 
@@ -25,6 +26,7 @@ const std::vector<std::string>& run_knob_names();
 struct RunPlan {
   Knobs knobs;
   RunConfig config;
+  DeviceApiPlan device_api;  // which DeviceApi (--device-api) and what a generic runtime offers
   bool capture_denied = false;
   std::string dismissed_reason;
   std::filesystem::path out;

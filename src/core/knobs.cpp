@@ -157,6 +157,10 @@ std::vector<KnobDef> make_table() {
          k.op_file = v;
          op_of_test_file(label, v);  // validated here, before any device work
        }},
+      choice_knob("device_api", "--device-api", "CALIBER_DEVICE_API", device_api_choice(),
+                  &Knobs::device_api),
+      string_knob("backend_library", "--backend-library", "CALIBER_BACKEND_LIBRARY",
+                  "PATH.so or python:MODULE", &Knobs::backend_library),
   };
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/caliber_options.h"
+#include "core/device_api_choice.h"
 #include "core/dtype.h"
 #include "core/record_format.h"
 
@@ -59,6 +60,9 @@ struct Knobs {
   // The old harness's OP_FILE (`test_mm.py`): the FlagGems test file of the op; names the op
   // when no OP, --op or TEST_NODE does.
   std::string op_file;
+  DeviceApiKind device_api = DeviceApiKind::kAuto;
+  // An out-of-tree backend to load before any device work: a shared library, or python:MODULE.
+  std::string backend_library;
 
   // knob name -> where its value came from ("--level", "BENCH_LEVEL" or "default").
   std::map<std::string, std::string> sources;

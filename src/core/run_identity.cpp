@@ -20,12 +20,14 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunIdentity, backend, device_mod
                                                 use_flagtune, gems_vendor, gems_vendor_source,
                                                 tuner_mode, tuner_file, provider, provider_version,
                                                 op_node, dtypes, harness_version, host,
-                                                command_line, start_time, end_time)
+                                                command_line, start_time, end_time, device_api,
+                                                device_runtime)
 
 const std::vector<std::string>& number_changing_fields() {
   static const std::vector<std::string> fields = {
       "backend", "device_model", "timer",  "cache",     "repeat",     "policy",
-      "level",   "tuner_mode",   "dtypes", "shape_set", "shape_mode", "use_flagtune"};
+      "level",   "tuner_mode",   "dtypes", "shape_set", "shape_mode", "use_flagtune",
+      "device_api"};
   return fields;
 }
 

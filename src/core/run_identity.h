@@ -1,5 +1,6 @@
 #pragma once
 
+#include <map>
 #include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
@@ -40,6 +41,12 @@ struct RunIdentity {
   std::string command_line;
   std::string start_time;  // ISO 8601, UTC
   std::string end_time;
+  // "generic" when PyTorch's device-generic runtime drove the device; empty for the backend's
+  // native glue (and the host), which is what every run before the generic path used.
+  std::string device_api;
+  // What the generic runtime was found to offer (events, synchronisation, graphs, cache size)
+  // and the timer plan derived from it; empty for the native path.
+  std::map<std::string, std::string> device_runtime;
 };
 
 // The fields that change a number: two runs must agree on these to be compared.

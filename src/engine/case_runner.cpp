@@ -7,6 +7,7 @@
 #include <chrono>
 
 #include "core/error.h"
+#include "engine/missing_kernel.h"
 #include "engine/op_instance.h"
 #include "engine/provider/provider.h"
 #include "timing/failure_verdicts.h"
@@ -85,6 +86,10 @@ std::vector<ResultRow> CaseRunner::run_case(const ShapeCase& shape, DType dtype,
     r.provider = provider;
     r.status = RowStatus::kFailed;
     r.error = error_summary(error);
+    if (auto missing = missing_kernel(error)) {
+      r.error = not_implemented_text(*missing);
+      r.markers.push_back(not_implemented_marker(*missing));
+    }
     return r;
   };
   try {

@@ -17,7 +17,7 @@ int RunSession::run(RunIdentity identity, const std::string& banner,
   const RunConfig& c = config_;
   each_sink([&](RunSink& s) { s.begin(identity, banner); });
 
-  DeviceContext device(*c.backend, c.device_index, c.device);
+  DeviceContext device(*c.backend, c.device_index, c.device, c.generic_device_api);
   device.load_or_measure_peaks(c.peaks_file);
   // After the peaks: their 8192^3 probe product must not enter the tuner's records.
   device.configure_gemm_tuner(c.tuner, c.tuner_file);

@@ -26,6 +26,7 @@ struct RunConfig {
   const BackendDescriptor* backend = nullptr;
   int device_index = 0;
   DeviceInfo device;
+  bool generic_device_api = false;  // PyTorch's device-generic DeviceApi (--device-api)
   TimerPlan timers;
   MeasureOptions measure;
   std::vector<DType> dtypes;

@@ -28,9 +28,24 @@ std::vector<Shape> join(std::vector<Shape> a, const std::vector<Shape>& b) {
 
 }  // namespace
 
-at::Tensor random_as(const BuildContext& c, at::IntArrayRef sizes, at::ScalarType type,
-                     Domain domain) {
+namespace {
+
+// Draws on the device; a device whose backend has no random kernels (an out-of-tree backend
+// early in its port) gets the same distribution drawn on the host and copied over, so that the
+// ops it does implement can still be measured.
+template <typename Draw>
+at::Tensor drawn_on(const BuildContext& c, Draw&& draw) {
   auto on = at::TensorOptions().device(c.device);
+  try {
+    return draw(on);
+  } catch (const c10::NotImplementedError&) {
+    if (on.device().is_cpu()) throw;
+    return draw(at::TensorOptions().device(at::kCPU)).to(on.device());
+  }
+}
+
+at::Tensor random_on(at::TensorOptions on, at::IntArrayRef sizes, at::ScalarType type,
+                     Domain domain) {
   if (type == at::kBool) return at::randint(0, 2, sizes, on.dtype(at::kLong)).to(at::kBool);
   if (at::isIntegralType(type, /*includeBool=*/false)) {
     if (domain == Domain::kSmallInt) return at::randint(0, 8, sizes, on.dtype(type));
@@ -66,13 +81,21 @@ at::Tensor random_as(const BuildContext& c, at::IntArrayRef sizes, at::ScalarTyp
   return draw == type ? t : t.to(type);
 }
 
+}  // namespace
+
+at::Tensor random_as(const BuildContext& c, at::IntArrayRef sizes, at::ScalarType type,
+                     Domain domain) {
+  return drawn_on(c, [&](at::TensorOptions on) { return random_on(on, sizes, type, domain); });
+}
+
 at::Tensor random(const BuildContext& c, at::IntArrayRef sizes, Domain domain) {
   return random_as(c, sizes, c.scalar_type(), domain);
 }
 
 at::Tensor indices(const BuildContext& c, at::IntArrayRef sizes, int64_t high) {
-  return at::randint(0, std::max<int64_t>(high, 1), sizes,
-                     at::TensorOptions().device(c.device).dtype(at::kLong));
+  return drawn_on(c, [&](at::TensorOptions on) {
+    return at::randint(0, std::max<int64_t>(high, 1), sizes, on.dtype(at::kLong));
+  });
 }
 
 BuildFn tensors(int count, Domain domain) {

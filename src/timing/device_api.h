@@ -65,6 +65,11 @@ class DeviceApi {
   // (here and below) means nothing runs between calls.
   virtual std::vector<double> time_each(const Call& call, int calls, const Call& before_each) = 0;
 
+  // Whether time_each measures with device events. A device without them (the host, a generic
+  // runtime without events) times time_each from the host like time_host; the timer plan never
+  // offers `direct` there, so only warmups and the peaks probe use it.
+  virtual bool has_device_events() const { return true; }
+
   // Wall clock around call + synchronize, per call.
   virtual std::vector<double> time_host(const Call& call, int calls, const Call& before_each) = 0;
 

@@ -10,10 +10,23 @@ namespace {
 
 using ::testing::HasSubstr;
 
-TEST(Registry, HasTheFiveBackends) {
+TEST(Registry, HasTheVendorBackendsAndTheOutOfTreeOnes) {
   std::vector<std::string> names;
   for (const auto& b : all_backends()) names.push_back(b.name);
-  EXPECT_EQ(names, (std::vector<std::string>{"cuda", "rocm", "musa", "ascend", "cpu"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"cuda", "rocm", "musa", "ascend", "cpu", "opencl",
+                                             "privateuse1"}));
+}
+
+TEST(Registry, OutOfTreeBackendsNameThePackagePyTorchLoadsThemFrom) {
+  EXPECT_EQ(find_backend("", "musa").python_module, "torch_musa");
+  EXPECT_EQ(find_backend("", "ascend").python_module, "torch_npu");
+  EXPECT_EQ(find_backend("", "opencl").python_module, "torch_opencl");
+  EXPECT_EQ(find_backend("", "ocl").name, "opencl");
+  EXPECT_EQ(find_backend("", "PrivateUseOne").name, "privateuse1");
+  EXPECT_EQ(find_backend("", "privateuse1").torch_device_type, "privateuseone");
+  EXPECT_TRUE(find_backend("", "cuda").python_module.empty());
+  EXPECT_TRUE(find_backend("", "opencl").enumerated_by_torch);
+  EXPECT_FALSE(find_backend("", "rocm").enumerated_by_torch);
 }
 
 TEST(Registry, ResolvesAliasesCaseInsensitively) {

@@ -154,5 +154,16 @@ TEST(Knobs, FlagGemsRecordMetricsAndUpstreamShapes) {
               AllOf(HasSubstr("--metrics"), HasSubstr("'fast'")));
 }
 
+TEST(Knobs, DeviceApiAndBackendLibraryFromFlagsOrEnvironment) {
+  Knobs k = resolve_knobs({{"device_api", "generic"}},
+                          env_of({{"CALIBER_BACKEND_LIBRARY", "python:torch_opencl"}}));
+  EXPECT_EQ(k.device_api, DeviceApiKind::kGeneric);
+  EXPECT_EQ(k.backend_library, "python:torch_opencl");
+  EXPECT_EQ(resolve_knobs({}, env_of({})).device_api, DeviceApiKind::kAuto);
+  EXPECT_THAT(
+      usage_message({{"device_api", "vendor"}}, env_of({})),
+      HasSubstr("--device-api: 'vendor' is not accepted (accepted: auto, native, generic)"));
+}
+
 }  // namespace
 }  // namespace caliber

@@ -58,5 +58,21 @@ TEST(RunIdentity, DtypeListOrderMatters) {
   EXPECT_THAT(identity_differences(a, b, number_changing_fields()), ElementsAre("dtypes"));
 }
 
+TEST(RunIdentity, TheGenericDeviceApiIsNumberChangingAndItsRuntimeIsRecorded) {
+  RunIdentity native = sample();
+  RunIdentity generic = sample();
+  generic.device_api = "generic";
+  generic.device_runtime = {{"events", "yes"}, {"timer_plan", "primary=direct"}};
+  // Until data shows the two paths agree, comparing them needs --allow-mismatch device_api.
+  EXPECT_THAT(identity_differences(native, generic, number_changing_fields()),
+              ElementsAre("device_api"));
+  auto path = std::filesystem::temp_directory_path() / "caliber_identity_generic_test.json";
+  write_identity(path.string(), generic);
+  RunIdentity back = read_identity(path.string());
+  EXPECT_EQ(back.device_runtime.at("events"), "yes");
+  EXPECT_THAT(identity_differences(generic, back), IsEmpty());
+  std::filesystem::remove(path);
+}
+
 }  // namespace
 }  // namespace caliber

@@ -33,6 +33,16 @@ TEST(DeviceDrivers, TheHostDriverIsAlwaysThere) {
   EXPECT_EQ(device_runtime_version(find_backend("--backend", "cpu")), "");
 }
 
+TEST(DeviceDrivers, TheGenericDriverTakesAcceleratorsWithoutGlueAndWhenAsked) {
+  const DeviceDriver* ascend = driver_for(find_backend("--backend", "ascend"), false);
+  ASSERT_NE(ascend, nullptr);
+  EXPECT_TRUE(ascend->any_accelerator);
+  EXPECT_FALSE(ascend->gemm_tuner);
+  // The host is never driven generically; a backend with glue is, only when asked.
+  EXPECT_FALSE(driver_for(find_backend("--backend", "cpu"), true)->any_accelerator);
+  EXPECT_TRUE(driver_for(find_backend("--backend", "cuda"), true)->any_accelerator);
+}
+
 TEST(GemmTunerCheck, ABackendWithoutTunerRefusesRecordAndReplayButNotOff) {
   const BackendDescriptor& cpu = find_backend("--backend", "cpu");
   EXPECT_NO_THROW(check_gemm_tuner(TunerMode::kOff, "", cpu));

@@ -13,12 +13,13 @@
 
 namespace caliber {
 
-DeviceContext::DeviceContext(const BackendDescriptor& backend, int device_index, DeviceInfo info)
+DeviceContext::DeviceContext(const BackendDescriptor& backend, int device_index, DeviceInfo info,
+                             bool generic_api)
     : backend_(&backend),
       index_(device_index),
       info_(std::move(info)),
       torch_device_(torch_device_of(backend, device_index)),
-      api_(make_device_api(backend, device_index)),
+      api_(make_device_api(backend, device_index, generic_api)),
       runtime_(make_device_runtime(backend)) {
   at::empty({1}, at::TensorOptions().device(torch_device_));
 }

@@ -21,8 +21,10 @@ class DeviceContext {
  public:
   // Opens `device_index` of `backend` (its API and runtime from the backend's driver) and makes
   // the first allocation there: torch's caching allocator rejects statistics calls for a device
-  // until then ("Invalid device argument").
-  DeviceContext(const BackendDescriptor& backend, int device_index, DeviceInfo info);
+  // until then ("Invalid device argument"). `generic_api`: the DeviceApi is PyTorch's
+  // device-generic one even where the backend has glue of its own (--device-api generic).
+  DeviceContext(const BackendDescriptor& backend, int device_index, DeviceInfo info,
+                bool generic_api = false);
 
   const BackendDescriptor& backend() const { return *backend_; }
   int index() const { return index_; }

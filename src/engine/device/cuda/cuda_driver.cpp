@@ -78,7 +78,10 @@ std::optional<DeviceDriver> cuda_device_driver() {
             }
             return make_cuda_device_api(device_index, info);
           },
-      .make_runtime = [] { return std::unique_ptr<DeviceRuntime>(new CudaRuntime()); },
+      .make_runtime =
+          [](const BackendDescriptor&) {
+            return std::unique_ptr<DeviceRuntime>(new CudaRuntime());
+          },
       .runtime_version = cuda_runtime_version,
   };
 }

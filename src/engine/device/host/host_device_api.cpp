@@ -10,6 +10,7 @@ namespace {
 class HostDeviceApi : public DeviceApi {
  public:
   std::string name() const override { return "host"; }
+  bool has_device_events() const override { return false; }
   void synchronize() override {}
 
   double host_now_ms() const override {

@@ -21,7 +21,10 @@ DeviceDriver host_device_driver() {
       .backend = "cpu",
       .gemm_tuner = false,
       .make_api = [](const BackendDescriptor&, int) { return make_host_device_api(); },
-      .make_runtime = [] { return std::unique_ptr<DeviceRuntime>(new HostRuntime()); },
+      .make_runtime =
+          [](const BackendDescriptor&) {
+            return std::unique_ptr<DeviceRuntime>(new HostRuntime());
+          },
       .runtime_version = [] { return std::string(); },
   };
 }
