@@ -8,6 +8,7 @@
 #include <set>
 
 #include "core/error.h"
+#include "ops/derived_families.h"
 #include "ops/families.h"
 
 namespace caliber {
@@ -20,9 +21,21 @@ bool selftest_enabled() {
 
 std::vector<OpDef> build_registry() {
   std::vector<OpDef> ops;
-  for (auto family :
-       {blas_ops, reduction_ops, norm_ops, softmax_ops, unary_ops, binary_ops, rng_ops, sort_ops,
-        index_ops, tensor_ops, construct_ops, attention_ops, conv_ops, loss_ops}) {
+  for (auto family : {blas_ops,
+                      reduction_ops,
+                      norm_ops,
+                      softmax_ops,
+                      unary_ops,
+                      binary_ops,
+                      rng_ops,
+                      sort_ops,
+                      index_ops,
+                      tensor_ops,
+                      construct_ops,
+                      attention_ops,
+                      conv_ops,
+                      loss_ops,
+                      unary_variant_ops}) {
     for (auto& op : family()) ops.push_back(std::move(op));
   }
   if (selftest_enabled()) {

@@ -1,0 +1,13 @@
+#pragma once
+
+#include <vector>
+
+#include "engine/op_def.h"
+
+namespace caliber {
+
+// Family tables whose rows name an ATen operator and derive its in-place and out= variants
+// (src/ops/variants.h), one function per file of src/ops/.
+std::vector<OpDef> unary_variant_ops();
+
+}  // namespace caliber
