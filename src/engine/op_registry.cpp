@@ -35,7 +35,8 @@ std::vector<OpDef> build_registry() {
                       attention_ops,
                       conv_ops,
                       loss_ops,
-                      unary_variant_ops}) {
+                      unary_variant_ops,
+                      binary_variant_ops}) {
     for (auto& op : family()) ops.push_back(std::move(op));
   }
   if (selftest_enabled()) {

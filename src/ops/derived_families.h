@@ -9,5 +9,6 @@ namespace caliber {
 // Family tables whose rows name an ATen operator and derive its in-place and out= variants
 // (src/ops/variants.h), one function per file of src/ops/.
 std::vector<OpDef> unary_variant_ops();
+std::vector<OpDef> binary_variant_ops();
 
 }  // namespace caliber
