@@ -36,7 +36,8 @@ std::vector<OpDef> build_registry() {
                       conv_ops,
                       loss_ops,
                       unary_variant_ops,
-                      binary_variant_ops}) {
+                      binary_variant_ops,
+                      reduction_variant_ops}) {
     for (auto& op : family()) ops.push_back(std::move(op));
   }
   if (selftest_enabled()) {

@@ -10,5 +10,6 @@ namespace caliber {
 // (src/ops/variants.h), one function per file of src/ops/.
 std::vector<OpDef> unary_variant_ops();
 std::vector<OpDef> binary_variant_ops();
+std::vector<OpDef> reduction_variant_ops();
 
 }  // namespace caliber
