@@ -37,7 +37,8 @@ std::vector<OpDef> build_registry() {
                       loss_ops,
                       unary_variant_ops,
                       binary_variant_ops,
-                      reduction_variant_ops}) {
+                      reduction_variant_ops,
+                      tensor_variant_ops}) {
     for (auto& op : family()) ops.push_back(std::move(op));
   }
   if (selftest_enabled()) {

@@ -11,5 +11,6 @@ namespace caliber {
 std::vector<OpDef> unary_variant_ops();
 std::vector<OpDef> binary_variant_ops();
 std::vector<OpDef> reduction_variant_ops();
+std::vector<OpDef> tensor_variant_ops();
 
 }  // namespace caliber
