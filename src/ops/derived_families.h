@@ -13,5 +13,6 @@ std::vector<OpDef> binary_variant_ops();
 std::vector<OpDef> reduction_variant_ops();
 std::vector<OpDef> tensor_variant_ops();
 std::vector<OpDef> construct_variant_ops();
+std::vector<OpDef> index_variant_ops();
 
 }  // namespace caliber
