@@ -40,7 +40,8 @@ std::vector<OpDef> build_registry() {
                       reduction_variant_ops,
                       tensor_variant_ops,
                       construct_variant_ops,
-                      index_variant_ops}) {
+                      index_variant_ops,
+                      padding_ops}) {
     for (auto& op : family()) ops.push_back(std::move(op));
   }
   if (selftest_enabled()) {

@@ -14,5 +14,6 @@ std::vector<OpDef> reduction_variant_ops();
 std::vector<OpDef> tensor_variant_ops();
 std::vector<OpDef> construct_variant_ops();
 std::vector<OpDef> index_variant_ops();
+std::vector<OpDef> padding_ops();
 
 }  // namespace caliber
