@@ -41,7 +41,8 @@ std::vector<OpDef> build_registry() {
                       tensor_variant_ops,
                       construct_variant_ops,
                       index_variant_ops,
-                      padding_ops}) {
+                      padding_ops,
+                      upsample_ops}) {
     for (auto& op : family()) ops.push_back(std::move(op));
   }
   if (selftest_enabled()) {

@@ -15,5 +15,6 @@ std::vector<OpDef> tensor_variant_ops();
 std::vector<OpDef> construct_variant_ops();
 std::vector<OpDef> index_variant_ops();
 std::vector<OpDef> padding_ops();
+std::vector<OpDef> upsample_ops();
 
 }  // namespace caliber
