@@ -42,7 +42,8 @@ std::vector<OpDef> build_registry() {
                       construct_variant_ops,
                       index_variant_ops,
                       padding_ops,
-                      upsample_ops}) {
+                      upsample_ops,
+                      pooling_ops}) {
     for (auto& op : family()) ops.push_back(std::move(op));
   }
   if (selftest_enabled()) {

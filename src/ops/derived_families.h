@@ -16,5 +16,6 @@ std::vector<OpDef> construct_variant_ops();
 std::vector<OpDef> index_variant_ops();
 std::vector<OpDef> padding_ops();
 std::vector<OpDef> upsample_ops();
+std::vector<OpDef> pooling_ops();
 
 }  // namespace caliber
