@@ -43,7 +43,8 @@ std::vector<OpDef> build_registry() {
                       index_variant_ops,
                       padding_ops,
                       upsample_ops,
-                      pooling_ops}) {
+                      pooling_ops,
+                      view_ops}) {
     for (auto& op : family()) ops.push_back(std::move(op));
   }
   if (selftest_enabled()) {

@@ -17,5 +17,6 @@ std::vector<OpDef> index_variant_ops();
 std::vector<OpDef> padding_ops();
 std::vector<OpDef> upsample_ops();
 std::vector<OpDef> pooling_ops();
+std::vector<OpDef> view_ops();
 
 }  // namespace caliber
