@@ -44,7 +44,8 @@ std::vector<OpDef> build_registry() {
                       padding_ops,
                       upsample_ops,
                       pooling_ops,
-                      view_ops}) {
+                      view_ops,
+                      linalg_ops}) {
     for (auto& op : family()) ops.push_back(std::move(op));
   }
   if (selftest_enabled()) {

@@ -18,5 +18,6 @@ std::vector<OpDef> padding_ops();
 std::vector<OpDef> upsample_ops();
 std::vector<OpDef> pooling_ops();
 std::vector<OpDef> view_ops();
+std::vector<OpDef> linalg_ops();
 
 }  // namespace caliber
