@@ -45,7 +45,8 @@ std::vector<OpDef> build_registry() {
                       upsample_ops,
                       pooling_ops,
                       view_ops,
-                      linalg_ops}) {
+                      linalg_ops,
+                      loss_variant_ops}) {
     for (auto& op : family()) ops.push_back(std::move(op));
   }
   if (selftest_enabled()) {

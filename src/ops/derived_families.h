@@ -19,5 +19,6 @@ std::vector<OpDef> upsample_ops();
 std::vector<OpDef> pooling_ops();
 std::vector<OpDef> view_ops();
 std::vector<OpDef> linalg_ops();
+std::vector<OpDef> loss_variant_ops();
 
 }  // namespace caliber
