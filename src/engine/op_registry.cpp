@@ -46,7 +46,8 @@ std::vector<OpDef> build_registry() {
                       pooling_ops,
                       view_ops,
                       linalg_ops,
-                      loss_variant_ops}) {
+                      loss_variant_ops,
+                      norm_variant_ops}) {
     for (auto& op : family()) ops.push_back(std::move(op));
   }
   if (selftest_enabled()) {

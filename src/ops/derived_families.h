@@ -20,5 +20,6 @@ std::vector<OpDef> pooling_ops();
 std::vector<OpDef> view_ops();
 std::vector<OpDef> linalg_ops();
 std::vector<OpDef> loss_variant_ops();
+std::vector<OpDef> norm_variant_ops();
 
 }  // namespace caliber
