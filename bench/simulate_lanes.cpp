@@ -16,7 +16,7 @@
 
 #include "batch/op_catalog.h"
 #include "batch/work_queue.h"
-#include "report/csv.h"
+#include "core/csv.h"
 
 namespace {
 

@@ -2,7 +2,6 @@
 // device, `--repeats` times each, and writes JSON that validate_timers_ref.py merges with
 // triton's do_bench and ncu. Inputs are built with ATen directly: this checks the timers, not
 // the op corpus.
-#include <initializer_list>
 #include <ATen/core/Tensor.h>
 #include <ATen/ops/add.h>
 #include <ATen/ops/dropout.h>
@@ -23,6 +22,7 @@
 #include <chrono>
 #include <fstream>
 #include <functional>
+#include <initializer_list>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -31,7 +31,6 @@
 #include "backend/registry.h"
 #include "backend/timer_plan.h"
 #include "core/error.h"
-#include "core/knobs.h"
 #include "core/stats.h"
 #include "engine/device/device_api_factory.h"
 #include "timing/measure.h"
@@ -132,12 +131,13 @@ std::vector<Variant> validation_variants() {
 nlohmann::json measure_variant(DeviceApi& api, const BackendDescriptor& cuda,
                                const std::string& case_name, const Call& call,
                                const Variant& variant, int repeats, double max_time_s) {
-  Knobs knobs;
-  knobs.policy = variant.policy;
-  knobs.cache = variant.cache;
-  knobs.max_time_s = max_time_s;
   TimerPlan plan = derive_timer_plan(cuda.capabilities, variant.timer, true, cuda.name);
-  MeasureOptions options = measure_options_from_knobs(knobs, case_name, cuda.classifier, false);
+  MeasureOptions options;  // the defaults of `caliber run`'s knobs
+  options.op = case_name;
+  options.classifier = cuda.classifier;
+  options.cache = variant.cache;
+  options.sampling.policy = variant.policy;
+  options.sampling.max_time_s = max_time_s;
   nlohmann::json row = {{"case", case_name},
                         {"timer", to_string(variant.timer)},
                         {"policy", to_string(variant.policy)},

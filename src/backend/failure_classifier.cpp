@@ -4,30 +4,31 @@
 
 namespace caliber {
 
-const char* to_string(Verdict verdict) {
+const char* to_string(CaptureVerdict verdict) {
   switch (verdict) {
-    case Verdict::kRefused:
+    case CaptureVerdict::kRefused:
       return "refused";
-    case Verdict::kFatal:
+    case CaptureVerdict::kFatal:
       return "fatal";
-    case Verdict::kPoisoned:
+    case CaptureVerdict::kPoisoned:
       return "poisoned";
-    case Verdict::kUnknown:
+    case CaptureVerdict::kUnknown:
       return "unknown";
   }
   return "unknown";
 }
 
-Verdict FailureClassifier::classify(std::string_view message) const {
+CaptureVerdict FailureClassifier::classify(std::string_view message) const {
   std::string lowered = to_lower(message);
-  for (Verdict pass : {Verdict::kFatal, Verdict::kPoisoned, Verdict::kRefused}) {
+  for (CaptureVerdict pass :
+       {CaptureVerdict::kFatal, CaptureVerdict::kPoisoned, CaptureVerdict::kRefused}) {
     for (const auto& wording : wordings_) {
       if (wording.verdict == pass && lowered.find(to_lower(wording.text)) != std::string::npos) {
         return pass;
       }
     }
   }
-  return Verdict::kUnknown;
+  return CaptureVerdict::kUnknown;
 }
 
 }  // namespace caliber

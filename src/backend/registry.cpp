@@ -19,62 +19,63 @@ namespace {
 // Wordings are matched case-insensitively as substrings; fatal ones win over capture ones.
 std::vector<Wording> cuda_wordings() {
   return {
-      {"illegal memory access", Verdict::kFatal},
-      {"an illegal instruction", Verdict::kFatal},
-      {"misaligned address", Verdict::kFatal},
+      {"illegal memory access", CaptureVerdict::kFatal},
+      {"an illegal instruction", CaptureVerdict::kFatal},
+      {"misaligned address", CaptureVerdict::kFatal},
       // "triggered": every torch CUDA error ends with "Compile with `TORCH_USE_CUDA_DSA` to enable
       // device-side assertions", which must not make a capture refusal fatal.
-      {"device-side assert triggered", Verdict::kFatal},
-      {"unspecified launch failure", Verdict::kFatal},
-      {"uncorrectable ecc error", Verdict::kFatal},
-      {"hardware stop", Verdict::kFatal},
-      {"cudaErrorLaunchFailure", Verdict::kFatal},
-      {"cudaErrorIllegalAddress", Verdict::kFatal},
-      {"capture sequence contains a fork that was not joined", Verdict::kPoisoned},
-      {"cudaErrorStreamCaptureUnjoined", Verdict::kPoisoned},
-      {"cudaErrorStreamCaptureWrongThread", Verdict::kPoisoned},
-      {"operation not permitted when stream is capturing", Verdict::kRefused},
-      {"operation failed due to a previous error during capture", Verdict::kRefused},
-      {"cudaErrorStreamCaptureUnsupported", Verdict::kRefused},
-      {"cudaErrorStreamCaptureInvalidated", Verdict::kRefused},
-      {"cudaErrorStreamCaptureImplicit", Verdict::kRefused},
-      {"would make the legacy stream depend on a capturing blocking stream", Verdict::kRefused},
-      {"during cuda graph capture", Verdict::kRefused},
-      {"not allowed during graph capture", Verdict::kRefused},
-      {"cannot be captured", Verdict::kRefused},
-      {"currently capturing", Verdict::kRefused},
+      {"device-side assert triggered", CaptureVerdict::kFatal},
+      {"unspecified launch failure", CaptureVerdict::kFatal},
+      {"uncorrectable ecc error", CaptureVerdict::kFatal},
+      {"hardware stop", CaptureVerdict::kFatal},
+      {"cudaErrorLaunchFailure", CaptureVerdict::kFatal},
+      {"cudaErrorIllegalAddress", CaptureVerdict::kFatal},
+      {"capture sequence contains a fork that was not joined", CaptureVerdict::kPoisoned},
+      {"cudaErrorStreamCaptureUnjoined", CaptureVerdict::kPoisoned},
+      {"cudaErrorStreamCaptureWrongThread", CaptureVerdict::kPoisoned},
+      {"operation not permitted when stream is capturing", CaptureVerdict::kRefused},
+      {"operation failed due to a previous error during capture", CaptureVerdict::kRefused},
+      {"cudaErrorStreamCaptureUnsupported", CaptureVerdict::kRefused},
+      {"cudaErrorStreamCaptureInvalidated", CaptureVerdict::kRefused},
+      {"cudaErrorStreamCaptureImplicit", CaptureVerdict::kRefused},
+      {"would make the legacy stream depend on a capturing blocking stream",
+       CaptureVerdict::kRefused},
+      {"during cuda graph capture", CaptureVerdict::kRefused},
+      {"not allowed during graph capture", CaptureVerdict::kRefused},
+      {"cannot be captured", CaptureVerdict::kRefused},
+      {"currently capturing", CaptureVerdict::kRefused},
   };
 }
 
 std::vector<Wording> rocm_wordings() {
   return {
-      {"memory access fault", Verdict::kFatal},
-      {"hipErrorIllegalAddress", Verdict::kFatal},
-      {"hipErrorLaunchFailure", Verdict::kFatal},
-      {"device-side assert triggered", Verdict::kFatal},
-      {"hipErrorStreamCaptureUnjoined", Verdict::kPoisoned},
-      {"operation not permitted when stream is capturing", Verdict::kRefused},
-      {"hipErrorStreamCaptureUnsupported", Verdict::kRefused},
-      {"hipErrorStreamCaptureInvalidated", Verdict::kRefused},
-      {"during hip graph capture", Verdict::kRefused},
+      {"memory access fault", CaptureVerdict::kFatal},
+      {"hipErrorIllegalAddress", CaptureVerdict::kFatal},
+      {"hipErrorLaunchFailure", CaptureVerdict::kFatal},
+      {"device-side assert triggered", CaptureVerdict::kFatal},
+      {"hipErrorStreamCaptureUnjoined", CaptureVerdict::kPoisoned},
+      {"operation not permitted when stream is capturing", CaptureVerdict::kRefused},
+      {"hipErrorStreamCaptureUnsupported", CaptureVerdict::kRefused},
+      {"hipErrorStreamCaptureInvalidated", CaptureVerdict::kRefused},
+      {"during hip graph capture", CaptureVerdict::kRefused},
   };
 }
 
 std::vector<Wording> musa_wordings() {
   return {
-      {"illegal memory access", Verdict::kFatal},
-      {"musaErrorIllegalAddress", Verdict::kFatal},
-      {"musaErrorLaunchFailure", Verdict::kFatal},
-      {"operation not permitted when stream is capturing", Verdict::kRefused},
-      {"musaErrorStreamCaptureUnsupported", Verdict::kRefused},
+      {"illegal memory access", CaptureVerdict::kFatal},
+      {"musaErrorIllegalAddress", CaptureVerdict::kFatal},
+      {"musaErrorLaunchFailure", CaptureVerdict::kFatal},
+      {"operation not permitted when stream is capturing", CaptureVerdict::kRefused},
+      {"musaErrorStreamCaptureUnsupported", CaptureVerdict::kRefused},
   };
 }
 
 std::vector<Wording> ascend_wordings() {
   return {
-      {"aicore exception", Verdict::kFatal},
-      {"EZ9999", Verdict::kFatal},
-      {"aclgraph capture", Verdict::kRefused},
+      {"aicore exception", CaptureVerdict::kFatal},
+      {"EZ9999", CaptureVerdict::kFatal},
+      {"aclgraph capture", CaptureVerdict::kRefused},
   };
 }
 

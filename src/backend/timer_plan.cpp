@@ -44,4 +44,11 @@ TimerPlan derive_timer_plan(const Capabilities& caps, Timer requested, bool grap
   return plan;
 }
 
+void check_cache_state(const TimerPlan& plan, CacheState cache, const std::string& backend_name) {
+  if (cache == CacheState::kCold && !plan.l2_flush) {
+    throw_usage("--cache: 'cold' needs a cache flush, which backend {} lacks (accepted: hot)",
+                backend_name);
+  }
+}
+
 }  // namespace caliber

@@ -27,4 +27,8 @@ std::vector<Timer> available_timers(const Capabilities& caps);
 TimerPlan derive_timer_plan(const Capabilities& caps, Timer requested, bool graph_enabled,
                             const std::string& backend_name);
 
+// The cold caliber needs the plan's cache flush: a usage error naming --cache otherwise. Checked
+// once, when a run is configured, before any device work.
+void check_cache_state(const TimerPlan& plan, CacheState cache, const std::string& backend_name);
+
 }  // namespace caliber

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <initializer_list>
 
-#include "batch/text_util.h"
+#include "core/text_util.h"
 
 namespace caliber {
 namespace {

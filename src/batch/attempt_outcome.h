@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "batch/child_process.h"
-#include "batch/op_status.h"
+#include "core/ops_status.h"
 
 namespace caliber {
 

@@ -8,10 +8,10 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
-#include "batch/text_util.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/run_identity.h"
+#include "core/text_util.h"
 
 namespace caliber {
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "batch/op_status.h"
+#include "core/ops_status.h"
 
 namespace caliber {
 

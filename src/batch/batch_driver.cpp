@@ -321,12 +321,12 @@ int run_batch(const BatchOptions& options, const EnvLookup& env) {
   if (!options.ops_file.empty()) {
     for (auto& op : read_ops_file(options.ops_file)) request.ops.push_back(std::move(op));
   }
-  std::vector<DismissEntry> dismiss;
+  OpList dismiss;
   if (options.use_dismiss_list) {
     if (!options.dismiss_file.empty()) {
-      dismiss = load_dismiss_list(options.dismiss_file);
+      dismiss = OpList::load(options.dismiss_file);
     } else if (std::filesystem::exists(default_dismiss_list())) {
-      dismiss = load_dismiss_list(default_dismiss_list());
+      dismiss = OpList::load(default_dismiss_list());
     }
   }
 
@@ -348,7 +348,8 @@ int run_batch(const BatchOptions& options, const EnvLookup& env) {
   install_interrupt_handlers();
   BatchDirectory dir(plan.out_dir);
   dir.log(fmt::format("batch started: {}", options.command_line));
-  Selection selection = select_ops(list_ops(plan, dir, request.ops.empty()), request, dismiss);
+  Selection selection =
+      select_ops(list_ops(plan, dir, request.ops.empty()), request, dismiss, plan.backend->name);
   if (selection.ops.empty() && selection.dismissed.empty()) {
     throw_usage("no op selected (check --ops, --ops-file and --family against `caliber ops`)");
   }

@@ -17,12 +17,11 @@ namespace caliber {
 enum class Isolation { kOp, kWorker };
 
 // The isolation when --isolation is not given: a persistent worker for a python: candidate,
-// a process per op otherwise. Measured on 2 x H200, 2026-11-30 (docs/results.md): the core corpus
-// took 365.5 s in processes and 199.2 s in workers (1.04 s more per op), and a Python candidate's
-// import costs 11.5 s more per process, which a worker pays once. Without a Python candidate the
-// numbers decide: fresh processes and workers disagree beyond run-to-run noise on some families
-// (loss 5.5%; graph rows 89.5% SAME against 94.3% between two worker screens), for a reason not
-// established, and a fresh process per op is what the old harness did, so it stays the reference.
+// a process per op otherwise. Workers are faster (a process pays torch's start-up per op, and a
+// Python candidate's import), but without a Python candidate the numbers decide: fresh processes
+// and workers disagree beyond run-to-run noise on some families, for a reason not established,
+// and a fresh process per op is what the old harness did, so it stays the reference. The
+// measurements are in docs/results.md.
 Isolation default_isolation(const std::string& candidate);
 
 const Choice<Isolation>& isolation_choice();
@@ -33,7 +32,7 @@ struct BatchOptions {
   FlagValues knob_flags;  // knob name -> text, as typed; passed through to every child
   SelectionRequest selection;
   std::string ops_file;
-  std::string dismiss_file;  // empty: the source tree's ops/dismiss.yaml when present
+  std::string dismiss_file;  // empty: data_dir()/ops/dismiss.yaml when present
   bool use_dismiss_list = true;
   std::string devices;                 // "0,1,2,3"; empty: every device of the backend
   std::optional<Isolation> isolation;  // unset: default_isolation() of the candidate
@@ -43,8 +42,8 @@ struct BatchOptions {
   double timeout_per_case_s = 5;  // per shape and dtype
   double kill_grace_s = 5;
   // A worker whose resident set has grown by more than this since its first op is replaced by
-  // a fresh one (0: never). On the H200 a worker grew 1.2-1.7 GiB over 160 core ops, most of it
-  // with each new op (docs/results.md), so 1 GiB bounds a sweep at about one restart per lane.
+  // a fresh one (0: never). A worker grows with each new op (docs/results.md gives how much over
+  // the core corpus), and 1 GiB bounds a sweep at about one restart per lane.
   double worker_max_growth_mib = 1024;
   // Each lane runs its ops longest first, by expected wall times (batch/op_costs.h), so that the
   // end of a screen holds its shortest ops and no lane waits on another's long one (the tail;

@@ -3,9 +3,9 @@
 #include <algorithm>
 
 #include "backend/registry.h"
-#include "batch/text_util.h"
 #include "core/dtype.h"
 #include "core/error.h"
+#include "core/text_util.h"
 
 namespace caliber {
 namespace {

@@ -4,9 +4,8 @@
 #include <fmt/ranges.h>
 
 #include <initializer_list>
-#include <nlohmann/json.hpp>
 
-#include "batch/text_util.h"
+#include "core/text_util.h"
 
 namespace caliber {
 
@@ -34,16 +33,12 @@ std::vector<std::string> run_argv(const std::filesystem::path& binary, const Fla
   return argv;
 }
 
-std::string worker_request_line(const FlagValues& flags, const RunRequest& request) {
-  nlohmann::json knobs = nlohmann::json::object();
+WorkerRequest worker_request(const FlagValues& flags, const RunRequest& request) {
+  WorkerRequest out{request.op, request.out_dir.string(), request.log_path.string(), {}};
   for (const auto& [name, value] : flags) {
-    if (name != "op" && name != "out_dir") knobs[name] = value;
+    if (name != "op" && name != "out_dir") out.flags[name] = value;
   }
-  nlohmann::json line = {{"op", request.op},
-                         {"out", request.out_dir.string()},
-                         {"log", request.log_path.string()},
-                         {"flags", knobs}};
-  return line.dump() + "\n";
+  return out;
 }
 
 std::vector<std::pair<std::string, std::optional<std::string>>> lane_environment(

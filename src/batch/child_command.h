@@ -8,6 +8,7 @@
 
 #include "backend/backend_descriptor.h"
 #include "core/knobs.h"
+#include "core/worker_protocol.h"
 
 namespace caliber {
 
@@ -37,8 +38,8 @@ FlagValues run_flags(const FlagValues& child_flags, const RunRequest& request);
 std::vector<std::string> run_argv(const std::filesystem::path& binary, const FlagValues& flags,
                                   const std::optional<Shard>& shard);
 
-// One line of the worker protocol: {"op", "out", "log", "flags": {knob: value}}.
-std::string worker_request_line(const FlagValues& flags, const RunRequest& request);
+// The worker-protocol request (core/worker_protocol.h) of one op.
+WorkerRequest worker_request(const FlagValues& flags, const RunRequest& request);
 
 // The environment of a child on `device`: the backend's visibility variable narrowed to that one
 // device (mapped through the parent's own list when the parent was itself narrowed), the

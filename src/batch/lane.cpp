@@ -75,8 +75,8 @@ ChildExit Lane::run_in_worker(const RunRequest& request, const FlagValues& flags
     spec.stderr_path = plan_.out_dir / "workers" / fmt::format("device-{}.log", device_);
     worker_ = std::make_unique<WorkerClient>(spec);
   }
-  return worker_->run(worker_request_line(flags, request), deadline_after(request.timeout_s), stop_,
-                      plan_.options.kill_grace_s);
+  return worker_->run(worker_request_line(worker_request(flags, request)),
+                      deadline_after(request.timeout_s), stop_, plan_.options.kill_grace_s);
 }
 
 AttemptOutcome Lane::attempt(const RunRequest& request, bool use_worker) {

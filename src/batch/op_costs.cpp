@@ -4,7 +4,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "batch/op_status.h"
+#include "core/ops_status.h"
 #include "core/error.h"
 
 namespace caliber {

@@ -6,7 +6,7 @@
 #include "batch/batch_plan.h"
 #include "batch/lane.h"
 #include "batch/op_catalog.h"
-#include "batch/op_status.h"
+#include "core/ops_status.h"
 
 namespace caliber {
 

@@ -1,67 +1,14 @@
 #include "batch/op_selection.h"
 
-#include <yaml-cpp/yaml.h>
-
 #include <algorithm>
 #include <fstream>
-#include <initializer_list>
 #include <set>
 
-#include "batch/text_util.h"
 #include "core/choice.h"
 #include "core/error.h"
+#include "core/text_util.h"
 
 namespace caliber {
-namespace {
-
-const YAML::Node* entries_of(const YAML::Node& root, YAML::Node& holder) {
-  if (root.IsSequence()) {
-    holder = root;
-    return &holder;
-  }
-  if (root.IsMap()) {
-    for (const char* key : {"dismiss", "ops"}) {
-      if (root[key] && root[key].IsSequence()) {
-        holder = root[key];
-        return &holder;
-      }
-    }
-  }
-  return nullptr;
-}
-
-}  // namespace
-
-std::vector<DismissEntry> load_dismiss_list(const std::filesystem::path& path) {
-  YAML::Node root;
-  try {
-    root = YAML::LoadFile(path.string());
-  } catch (const YAML::Exception& e) {
-    throw_usage("{}: {}", path.string(), e.what());
-  }
-  std::vector<DismissEntry> out;
-  if (root.IsNull()) return out;
-  YAML::Node holder;
-  const YAML::Node* entries = entries_of(root, holder);
-  if (entries == nullptr) {
-    throw_usage("{}: expected a list of {{op, reason, verified_on}} entries", path.string());
-  }
-  for (const auto& node : *entries) {
-    DismissEntry e;
-    if (node["op"]) e.op = node["op"].as<std::string>();
-    if (node["reason"]) e.reason = node["reason"].as<std::string>();
-    if (node["verified_on"]) e.verified_on = node["verified_on"].as<std::string>();
-    if (e.op.empty()) {
-      throw_usage("{} line {}: a dismiss entry has no op", path.string(), node.Mark().line + 1);
-    }
-    if (trim(e.reason).empty()) {
-      throw_usage("{} line {}: dismiss entry '{}' has no reason (every entry must say why)",
-                  path.string(), node.Mark().line + 1, e.op);
-    }
-    out.push_back(std::move(e));
-  }
-  return out;
-}
 
 std::vector<std::string> read_ops_file(const std::filesystem::path& path) {
   std::ifstream in(path);
@@ -76,7 +23,7 @@ std::vector<std::string> read_ops_file(const std::filesystem::path& path) {
 }
 
 Selection select_ops(const std::vector<OpEntry>& catalog, const SelectionRequest& request,
-                     const std::vector<DismissEntry>& dismiss) {
+                     const OpList& dismiss, const std::string& backend) {
   std::vector<OpEntry> candidates;
   if (request.ops.empty()) {
     candidates = catalog;
@@ -103,9 +50,7 @@ Selection select_ops(const std::vector<OpEntry>& catalog, const SelectionRequest
                                 [&](const std::string& f) { return to_lower(f) == family; });
       if (!wanted) continue;
     }
-    auto d = std::find_if(dismiss.begin(), dismiss.end(),
-                          [&](const DismissEntry& e) { return e.op == op.name; });
-    if (d != dismiss.end()) {
+    if (const OpListEntry* d = dismiss.dismissal(op.name, backend)) {
       out.dismissed.emplace_back(op, *d);
     } else {
       out.ops.push_back(op);

@@ -2,8 +2,8 @@
 
 #include <set>
 
-#include "batch/text_util.h"
 #include "core/atomic_file.h"
+#include "core/text_util.h"
 
 namespace caliber {
 namespace {

@@ -2,19 +2,12 @@
 
 #include <algorithm>
 
+#include "core/fnv1a.h"
+
 namespace caliber {
 
-uint64_t stable_hash(std::string_view text) {
-  uint64_t hash = 14695981039346656037ull;
-  for (unsigned char c : text) {
-    hash ^= c;
-    hash *= 1099511628211ull;
-  }
-  return hash;
-}
-
 size_t home_lane(std::string_view op, size_t lane_count) {
-  return lane_count == 0 ? 0 : static_cast<size_t>(stable_hash(op) % lane_count);
+  return lane_count == 0 ? 0 : static_cast<size_t>(fnv1a(op) % lane_count);
 }
 
 WorkQueue::WorkQueue(const std::vector<std::string>& ops, size_t lane_count,

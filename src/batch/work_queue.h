@@ -10,9 +10,6 @@
 
 namespace caliber {
 
-// FNV-1a: stable across runs, builds and hosts, unlike std::hash.
-uint64_t stable_hash(std::string_view text);
-
 // The lane an op belongs to: the same op lands on the same device run after run.
 size_t home_lane(std::string_view op, size_t lane_count);
 

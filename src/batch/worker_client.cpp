@@ -4,8 +4,9 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <nlohmann/json.hpp>
 #include <thread>
+
+#include "core/worker_protocol.h"
 
 namespace caliber {
 namespace {
@@ -54,10 +55,9 @@ ChildExit WorkerClient::exchange(const std::string& request_line, Clock::time_po
     if (newline != std::string::npos) {
       std::string line = buffer_.substr(0, newline);
       buffer_.erase(0, newline + 1);
-      nlohmann::json answer = nlohmann::json::parse(line, nullptr, false);
-      if (answer.is_object() && answer.contains("exit") && answer["exit"].is_number_integer()) {
+      if (std::optional<WorkerReply> reply = parse_worker_reply(line)) {
         ChildExit out;
-        out.exit_code = answer["exit"].get<int>();
+        out.exit_code = reply->exit_code;
         return out;
       }
       continue;  // not an answer (stray output): keep reading

@@ -4,8 +4,8 @@
 
 #include "batch/batch_driver.h"
 #include "batch/batch_plan.h"
-#include "batch/text_util.h"
 #include "cli/command.h"
+#include "core/text_util.h"
 
 namespace caliber {
 namespace {

@@ -6,6 +6,7 @@
 #include "backend/registry.h"
 #include "backend/timer_plan.h"
 #include "cli/command.h"
+#include "engine/device/device_context.h"
 #include "engine/torch_runtime.h"
 
 namespace caliber {
@@ -23,8 +24,7 @@ nlohmann::json capabilities_json(const Capabilities& c) {
 
 std::string runtime_version_for(const BackendDescriptor& backend, const DeviceInfo& device) {
   if (!device.runtime_version.empty()) return device.runtime_version;
-  if (backend.name == "cuda") return torch_cuda_runtime_version();
-  return "";
+  return device_runtime_version(backend);
 }
 
 int list_devices(const FlagValues& flags, bool as_json) {

@@ -1,7 +1,7 @@
 #include "cli/op_node.h"
 
 #include "core/error.h"
-#include "engine/op_registry.h"
+#include "ops/op_registry.h"
 
 namespace caliber {
 namespace {

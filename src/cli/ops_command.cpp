@@ -6,12 +6,13 @@
 
 #include "backend/registry.h"
 #include "cli/command.h"
+#include "cli/run_config.h"
 #include "core/data_paths.h"
 #include "core/error.h"
 #include "core/op_list.h"
 #include "engine/op_instance.h"
-#include "engine/op_registry.h"
 #include "engine/op_shapes.h"
+#include "ops/op_registry.h"
 
 namespace caliber {
 namespace {

@@ -1,76 +1,61 @@
-#include <fcntl.h>
 #include <malloc.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
-#include <nlohmann/json.hpp>
+#include <memory>
 
 #include "cli/command.h"
 #include "cli/run_command.h"
 #include "core/error.h"
+#include "core/std_streams.h"
+#include "core/worker_protocol.h"
 
 namespace caliber {
 namespace {
 
-// Runs one request with the process's stdout and stderr pointed at the op's log, so that what
-// `caliber run` prints never mixes with the answers on the protocol descriptor.
-int run_redirected(const FlagValues& flags, const std::filesystem::path& log,
-                   const EnvLookup& env) {
+// Runs one request: `caliber run`'s output goes through its file sink into the op's log, and
+// whatever else the process prints meanwhile (library warnings, a crash's last words) is pointed
+// there too, never among the replies.
+int run_into_log(const FlagValues& flags, const std::filesystem::path& log, const EnvLookup& env) {
   if (log.has_parent_path()) std::filesystem::create_directories(log.parent_path());
-  int log_fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (log_fd < 0) throw_usage("worker: cannot open log '{}'", log.string());
-  std::fflush(stdout);
-  std::fflush(stderr);
-  int saved_err = ::fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 0);
-  ::dup2(log_fd, STDOUT_FILENO);
-  ::dup2(log_fd, STDERR_FILENO);
-  ::close(log_fd);
-  int code = 0;
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(log.c_str(), "ae"), &std::fclose);
+  if (!file) throw_usage("worker: cannot open log '{}'", log.string());
+  StdStreamsToFile others(log);
   try {
-    code = execute_run(flags, env);
+    return execute_run(flags, env, RunOutput{.out = file.get()});
   } catch (const Error& e) {
-    fmt::print(stderr, "caliber: {}\n", e.what());
-    code = exit_code_for(e.kind());
+    fmt::print(file.get(), "caliber: {}\n", e.what());
+    return exit_code_for(e.kind());
   } catch (const std::exception& e) {
-    fmt::print(stderr, "caliber: internal error: {}\n", e.what());
-    code = exit_code_for(ErrorKind::kInternal);
+    fmt::print(file.get(), "caliber: internal error: {}\n", e.what());
+    return exit_code_for(ErrorKind::kInternal);
   }
-  std::cout.flush();
-  std::cerr.flush();
-  std::fflush(stdout);
-  std::fflush(stderr);
-  ::dup2(saved_err, STDERR_FILENO);
-  ::dup2(saved_err, STDOUT_FILENO);
-  ::close(saved_err);
-  return code;
 }
 
-nlohmann::json answer(const std::string& line, const EnvLookup& env) {
-  nlohmann::json request = nlohmann::json::parse(line, nullptr, false);
-  if (!request.is_object() || !request.contains("op") || !request["op"].is_string() ||
-      !request.contains("out") || !request["out"].is_string()) {
-    return {{"op", ""}, {"exit", 2}, {"error", "a request is {\"op\", \"out\", \"flags\"}"}};
+WorkerReply answer(const std::string& line, const EnvLookup& env) {
+  WorkerRequest request;
+  try {
+    request = parse_worker_request(line);
+  } catch (const Error& e) {
+    return {"", exit_code_for(e.kind()), e.what()};
   }
-  std::string op = request["op"];
-  FlagValues flags;
-  nlohmann::json knobs = request.value("flags", nlohmann::json::object());
-  if (!knobs.is_object()) return {{"op", op}, {"exit", 2}, {"error", "\"flags\" is not an object"}};
-  for (const auto& [name, value] : knobs.items()) {
+  const std::string& op = request.op;
+  FlagValues flags = request.flags;
+  for (const auto& [name, value] : flags) {
     bool known = false;
     for (const auto& def : knob_table()) known = known || def.name == name;
-    if (!known) return {{"op", op}, {"exit", 2}, {"error", "unknown knob '" + name + "'"}};
-    flags[name] = value.is_string() ? value.get<std::string>() : value.dump();
+    if (!known) return {op, 2, "unknown knob '" + name + "'"};
   }
   flags["op"] = op;
-  flags["out_dir"] = request["out"].get<std::string>();
-  std::filesystem::path log = request.value("log", "");
-  if (log.empty()) log = std::filesystem::path(flags["out_dir"]) / "worker.log";
+  flags["out_dir"] = request.out_dir;
+  std::filesystem::path log = request.log;
+  if (log.empty()) log = std::filesystem::path(request.out_dir) / "worker.log";
   try {
-    return {{"op", op}, {"exit", run_redirected(flags, log, env)}};
+    return {op, run_into_log(flags, log, env), ""};
   } catch (const Error& e) {
-    return {{"op", op}, {"exit", exit_code_for(e.kind())}, {"error", e.what()}};
+    return {op, exit_code_for(e.kind()), e.what()};
   }
 }
 
@@ -88,18 +73,17 @@ bool write_line(int fd, const std::string& text) {
 // request per line on stdin, runs it in this process and answers one line on stdout. Exits at
 // end of input, and after a device-fatal run (the device context cannot serve another op).
 int serve_requests(const EnvLookup& env) {
-  int reply_fd = ::fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0);
   // Between requests anything printed goes to stderr, never into the answers.
-  ::dup2(STDERR_FILENO, STDOUT_FILENO);
+  int reply_fd = take_stdout_as_channel();
   std::string line;
   while (std::getline(std::cin, line)) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    nlohmann::json reply = answer(line, env);
+    WorkerReply reply = answer(line, env);
     // A run frees its samples and tensors, but glibc keeps freed heap pages mapped; handing them
     // back keeps the worker's resident set flat from op to op.
     ::malloc_trim(0);
-    if (!write_line(reply_fd, reply.dump() + "\n")) return 1;
-    if (reply["exit"].get<int>() == exit_code_for(ErrorKind::kDeviceFatal)) return reply["exit"];
+    if (!write_line(reply_fd, worker_reply_line(reply))) return 1;
+    if (reply.exit_code == exit_code_for(ErrorKind::kDeviceFatal)) return reply.exit_code;
   }
   return 0;
 }

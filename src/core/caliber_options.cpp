@@ -46,4 +46,10 @@ const Choice<ReturnMode>& return_mode_choice() {
   return c;
 }
 
+std::string cache_caliber(CacheState cache, double flush_mb) {
+  std::string text = to_string(cache);
+  if (cache == CacheState::kCold && flush_mb > 0) text += fmt::format(",flush_mb={}", flush_mb);
+  return text;
+}
+
 }  // namespace caliber

@@ -33,4 +33,8 @@ inline const char* to_string(Level v) { return level_choice().name(v); }
 inline const char* to_string(ShapeMode v) { return shape_mode_choice().name(v); }
 inline const char* to_string(ReturnMode v) { return return_mode_choice().name(v); }
 
+// The cache state as a caliber: "hot", "cold", or "cold,flush_mb=256" when the flush size was
+// chosen (it changes host-bound numbers, so the compare gate must see it).
+std::string cache_caliber(CacheState cache, double flush_mb);
+
 }  // namespace caliber

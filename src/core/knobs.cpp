@@ -137,12 +137,6 @@ std::vector<KnobDef> make_table() {
 
 }  // namespace
 
-std::string cache_caliber(CacheState cache, double flush_mb) {
-  std::string text = to_string(cache);
-  if (cache == CacheState::kCold && flush_mb > 0) text += fmt::format(",flush_mb={}", flush_mb);
-  return text;
-}
-
 const std::vector<KnobDef>& knob_table() {
   static const std::vector<KnobDef> table = make_table();
   return table;

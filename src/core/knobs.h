@@ -11,10 +11,6 @@
 
 namespace caliber {
 
-// The cache state as a caliber: "hot", "cold", or "cold,flush_mb=256" when the flush size was
-// chosen (it changes host-bound numbers, so the compare gate must see it).
-std::string cache_caliber(CacheState cache, double flush_mb);
-
 // Every setting a user can give, resolved from flags first, then the environment names the
 // Python harness honoured, then defaults. Validation happens here, before any device work.
 struct Knobs {

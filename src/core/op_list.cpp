@@ -31,6 +31,15 @@ OpList OpList::parse(const std::string& text, const std::string& name) {
     throw_usage("{}:{}: {}", name, e.mark.line + 1, e.msg);
   }
   if (root.IsNull()) return out;
+  // A list under one "dismiss" or "ops" key reads as the list itself.
+  if (root.IsMap()) {
+    for (const char* key : {"dismiss", "ops"}) {
+      if (root[key] && root[key].IsSequence()) {
+        root = root[key];
+        break;
+      }
+    }
+  }
   if (!root.IsSequence()) {
     throw_usage("{}:{}: an op list must be a YAML list of entries", name, root.Mark().line + 1);
   }

@@ -19,14 +19,22 @@ struct OpListEntry {
 
 class OpList {
  public:
-  // A YAML list of {op, reason, verified_on, [backend], [dtypes]}. An empty file is an empty
-  // list; an entry without op or reason is a usage error naming the file, line and entry.
+  // A YAML list of {op, reason, verified_on, [backend], [dtypes]}, or a map with that list under
+  // "dismiss" or "ops". An empty file is an empty list; an entry without op or reason is a usage
+  // error naming the file, line and entry. The one loader of ops/dismiss.yaml for run, ops and
+  // batch (and of ops/capture_deny.yaml).
   static OpList load(const std::filesystem::path& path);
   static OpList parse(const std::string& text, const std::string& name);
 
   // The entry that covers `op` on `backend` for `dtype` ("" matches dtype-wide entries only).
   const OpListEntry* find(const std::string& op, const std::string& backend,
                           const std::string& dtype = "") const;
+  // The entry that dismisses `op` as a whole on `backend`: one that names no dtypes. `caliber
+  // run` notes such an op and `caliber batch` sets it aside; an entry narrowed to some dtypes
+  // skips those dtypes only, in `caliber ops --verify`.
+  const OpListEntry* dismissal(const std::string& op, const std::string& backend) const {
+    return find(op, backend);
+  }
   const std::vector<OpListEntry>& entries() const { return entries_; }
 
  private:

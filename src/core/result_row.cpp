@@ -18,7 +18,7 @@ json to_json(const ResultRow& r) {
             {"shape_desc", r.shape_desc},
             {"size_detail", r.size_detail},
             {"provider", r.provider},
-            {"status", r.status},
+            {"status", to_string(r.status)},
             {"error", r.error},
             {"timer_requested", r.timer_requested},
             {"timer_used", r.timer_used},
@@ -74,7 +74,16 @@ ResultRow result_row_from_json(const json& j) {
   get_if(j, "shape_desc", r.shape_desc);
   get_if(j, "size_detail", r.size_detail);
   get_if(j, "provider", r.provider);
-  get_if(j, "status", r.status);
+  std::string status;
+  get_if(j, "status", status);
+  if (!status.empty()) {
+    auto parsed = row_status_from_string(status);
+    if (!parsed) {
+      throw_usage("'{}' is not a row status (accepted: SUCCESS, FAILED, NOT_COVERED, SKIPPED)",
+                  status);
+    }
+    r.status = *parsed;
+  }
   get_if(j, "error", r.error);
   get_if(j, "timer_requested", r.timer_requested);
   get_if(j, "timer_used", r.timer_used);

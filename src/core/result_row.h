@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "core/row_status.h"
+
 namespace caliber {
 
 // One measured case: op x shape x dtype x provider. One JSON object per line in
@@ -17,7 +19,7 @@ struct ResultRow {
   std::string shape_desc;                // "M, N, K" style description from the shape file
   std::string size_detail;               // what FlagGems prints in "Size Detail"
   std::string provider = "baseline";     // or the candidate spec
-  std::string status = "SUCCESS";        // SUCCESS, FAILED, NOT_COVERED, SKIPPED
+  RowStatus status = RowStatus::kSuccess;
   std::string error;
   // The caliber of this number.
   std::string timer_requested;

@@ -7,7 +7,6 @@
 #include <chrono>
 
 #include "core/error.h"
-#include "engine/device_memory.h"
 #include "engine/op_instance.h"
 #include "engine/provider/provider.h"
 #include "timing/failure_verdicts.h"
@@ -17,8 +16,7 @@
 namespace caliber {
 namespace {
 
-void fill_rates(ResultRow& row, double bytes, double flops,
-                const std::optional<DevicePeaks>& peaks) {
+void fill_rates(ResultRow& row, double bytes, double flops, const DevicePeaks* peaks) {
   if (row.latency_ms <= 0) return;
   double seconds = row.latency_ms * 1e-3;
   row.gbps = bytes / seconds / 1e9;
@@ -47,7 +45,7 @@ void thin_samples(ResultRow& row, size_t keep) {
 
 }  // namespace
 
-CaseRunner::CaseRunner(const OpDef& op, DeviceApi& device, Setup setup)
+CaseRunner::CaseRunner(const OpDef& op, DeviceContext& device, Setup setup)
     : op_(op), device_(device), setup_(std::move(setup)) {}
 
 ResultRow CaseRunner::case_row(const ShapeCase& shape, DType dtype, const std::string& desc) const {
@@ -67,13 +65,12 @@ ResultRow CaseRunner::case_row(const ShapeCase& shape, DType dtype, const std::s
 ResultRow CaseRunner::measured_row(ResultRow row, const std::string& provider,
                                    const std::function<void()>& call, double bytes, double flops) {
   row.provider = provider;
-  reset_peak_device_memory(setup_.backend->torch_device_type, setup_.device_index);
-  Measurement m = measure(device_, setup_.plan, setup_.measure, call);
+  device_.reset_peak_memory();
+  Measurement m = measure(device_.api(), setup_.plan, setup_.measure, call);
   fill_result_row(m, row);  // the measurement's markers follow the row's own
   thin_samples(row, kMaxStoredSamples);
-  row.peak_memory_bytes =
-      peak_device_memory_bytes(setup_.backend->torch_device_type, setup_.device_index);
-  fill_rates(row, bytes, flops, setup_.peaks);
+  row.peak_memory_bytes = device_.peak_memory_bytes();
+  fill_rates(row, bytes, flops, device_.peaks());
   return row;
 }
 
@@ -85,14 +82,14 @@ std::vector<ResultRow> CaseRunner::run_case(const ShapeCase& shape, DType dtype,
   std::vector<ResultRow> rows;
   auto fail = [&](ResultRow r, const std::string& provider, const std::string& error) {
     r.provider = provider;
-    r.status = "FAILED";
+    r.status = RowStatus::kFailed;
     r.error = error_summary(error);
     return r;
   };
   try {
-    reset_peak_device_memory(setup_.backend->torch_device_type, setup_.device_index);
+    device_.reset_peak_memory();
     OpInstance instance = instantiate(
-        op_, shape, dtype, {.device = setup_.torch_device, .state_dir = setup_.state_dir});
+        op_, shape, dtype, {.device = device_.torch_device(), .state_dir = setup_.state_dir});
     row.size_detail = instance.size_detail();
     for (const auto& dims : instance.input_shapes()) {
       row.shape.push_back(std::vector<long>(dims.begin(), dims.end()));
@@ -118,7 +115,7 @@ std::vector<ResultRow> CaseRunner::run_case(const ShapeCase& shape, DType dtype,
     if (setup_.candidate != nullptr && !stopped_) {
       std::string spec = setup_.candidate->spec();
       if (!coverage_) {
-        coverage_ = setup_.candidate->covers(op_.aten(), setup_.backend->torch_device_type);
+        coverage_ = setup_.candidate->covers(op_.aten(), device_.backend().torch_device_type);
       }
       if (!coverage_->baseline_intact()) {
         rows.front().markers.push_back(
@@ -127,13 +124,14 @@ std::vector<ResultRow> CaseRunner::run_case(const ShapeCase& shape, DType dtype,
       if (!coverage_->covered()) {
         ResultRow r = row;
         r.provider = spec;
-        r.status = "NOT_COVERED";
+        r.status = RowStatus::kNotCovered;
         r.error = fmt::format("not covered: the candidate overrides none of {}",
                               fmt::join(op_.aten(), ", "));
         rows.push_back(r);
       } else {
         ResultRow r = measure_provider(spec, true);
-        if (r.status == "SUCCESS" && rows.front().status == "SUCCESS" && r.latency_ms > 0) {
+        if (r.status == RowStatus::kSuccess && rows.front().status == RowStatus::kSuccess &&
+            r.latency_ms > 0) {
           r.baseline_ms = rows.front().latency_ms;
           r.speedup = rows.front().latency_ms / r.latency_ms;
         }
@@ -144,14 +142,13 @@ std::vector<ResultRow> CaseRunner::run_case(const ShapeCase& shape, DType dtype,
     if (e.kind() != ErrorKind::kOpFailure) throw;
     rows.push_back(fail(row, "baseline", e.what()));
   }
-  // A case that ran out of device memory leaves the caching allocator holding what it reserved
-  // (H200, 2026-11-29: "135.88 GiB is reserved by PyTorch but unallocated"), and the op's next
-  // shapes then failed too, graph capture of a small one included. The inputs are freed by now;
-  // after a poisoned capture the op stops and the context is left alone.
+  // A case that ran out of device memory leaves the caching allocator holding what it reserved,
+  // and the op's next shapes then fail too, graph capture of a small one included. The inputs are
+  // freed by now; after a poisoned capture the op stops and the context is left alone.
   bool failed = std::any_of(rows.begin(), rows.end(),
-                            [](const ResultRow& r) { return r.status == "FAILED"; });
+                            [](const ResultRow& r) { return r.status == RowStatus::kFailed; });
   if (failed && !stopped_) {
-    release_cached_device_memory(setup_.backend->torch_device_type);
+    device_.release_cached_memory();
   }
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   for (auto& r : rows) r.wall_s = wall;

@@ -5,14 +5,12 @@
 #include <string>
 #include <vector>
 
-#include "backend/backend_descriptor.h"
 #include "backend/timer_plan.h"
 #include "core/result_row.h"
 #include "core/shape.h"
-#include "engine/device_peaks.h"
-#include "engine/op_def.h"
+#include "engine/device/device_context.h"
 #include "engine/provider/provider.h"
-#include "timing/device_api.h"
+#include "ops/op_def.h"
 #include "timing/measure_options.h"
 
 namespace caliber {
@@ -24,17 +22,14 @@ namespace caliber {
 class CaseRunner {
  public:
   struct Setup {
-    const BackendDescriptor* backend = nullptr;
-    int device_index = 0;
-    std::string torch_device;  // "cuda:0", "cpu"
     TimerPlan plan;
     MeasureOptions measure;
-    std::optional<DevicePeaks> peaks;
     std::string state_dir;          // for ops that keep state across attempts
     Provider* candidate = nullptr;  // null: baseline only
   };
 
-  CaseRunner(const OpDef& op, DeviceApi& device, Setup setup);
+  // Rows report percent of `device`'s peaks when it has measured them.
+  CaseRunner(const OpDef& op, DeviceContext& device, Setup setup);
 
   // The row of one shape x dtype before anything is measured: what the case is and the caliber
   // it is measured at.
@@ -52,7 +47,7 @@ class CaseRunner {
                          const std::function<void()>& call, double bytes, double flops);
 
   const OpDef& op_;
-  DeviceApi& device_;
+  DeviceContext& device_;
   Setup setup_;
   bool stopped_ = false;
   std::optional<Coverage> coverage_;  // asked of the dispatcher once per op

@@ -11,7 +11,6 @@
 #include "core/atomic_file.h"
 #include "core/run_identity.h"
 #include "core/stats.h"
-#include "engine/device_memory.h"
 
 namespace caliber {
 namespace {
@@ -36,8 +35,8 @@ double median_ms(DeviceApi& device, const Call& call, int calls) {
 
 }  // namespace
 
-DevicePeaks load_or_measure_peaks(DeviceApi& device, const std::string& torch_device,
-                                  const std::string& device_name,
+DevicePeaks load_or_measure_peaks(DeviceApi& device, DeviceRuntime& runtime,
+                                  const std::string& torch_device, const std::string& device_name,
                                   const std::filesystem::path& cache_file) {
   if (auto cached = read_cache(cache_file, device_name)) return *cached;
   bool host = torch_device == "cpu";
@@ -56,8 +55,8 @@ DevicePeaks load_or_measure_peaks(DeviceApi& device, const std::string& torch_de
   }
   // The copy's 1 GiB blocks go back to the device now. Left cached, the matrix probe's library
   // workspace (kept for the process's life) is carved out of one of them and pins the whole
-  // segment: a worker's first op held 1 GiB reserved through every later op on the H200.
-  release_cached_device_memory(torch_device.substr(0, torch_device.find(':')));
+  // segment, and a worker's first op would hold 1 GiB reserved through every later op.
+  runtime.release_cached_memory();
   {
     const int64_t n = host ? 1024 : 8192;
     auto dtype = host ? at::kFloat : at::kBFloat16;

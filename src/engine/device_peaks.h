@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <string>
 
+#include "engine/device/device_runtime.h"
 #include "timing/device_api.h"
 
 namespace caliber {
@@ -20,8 +21,8 @@ struct DevicePeaks {
 
 // Reads the peaks cached in `cache_file` when they were measured on the same device; else
 // measures them (a few seconds) and writes the cache atomically.
-DevicePeaks load_or_measure_peaks(DeviceApi& device, const std::string& torch_device,
-                                  const std::string& device_name,
+DevicePeaks load_or_measure_peaks(DeviceApi& device, DeviceRuntime& runtime,
+                                  const std::string& torch_device, const std::string& device_name,
                                   const std::filesystem::path& cache_file);
 
 }  // namespace caliber

@@ -6,7 +6,7 @@
 #include <torch/csrc/autograd/autograd.h>
 
 #include "core/error.h"
-#include "engine/args.h"
+#include "ops/args.h"
 
 namespace caliber {
 
@@ -125,9 +125,8 @@ Tolerance tolerance_for(at::ScalarType type, double scale) {
 }
 
 // cuDNN runs float32 convolutions in TF32 unless told otherwise (torch's default), which keeps
-// float16's 10 mantissa bits: compare such outputs at float16's tolerance, not float32's. The
-// former atol of 1e-3 (0.003 for conv) failed conv3d on an H200 (2026-11-29): max |diff| 0.012,
-// 3 of 1728 elements outside.
+// float16's 10 mantissa bits: compare such outputs at float16's tolerance, not float32's (a
+// float32 tolerance failed conv3d on the device: docs/results.md).
 bool runs_in_tf32(const OpDef& op, const at::Tensor& got) {
   return op.family() == Family::kConv && got.is_cuda() && got.scalar_type() == at::kFloat &&
          at::globalContext().allowTF32CuDNN();

@@ -8,7 +8,7 @@
 
 #include "core/dtype.h"
 #include "core/shape.h"
-#include "engine/op_def.h"
+#include "ops/op_def.h"
 
 namespace caliber {
 

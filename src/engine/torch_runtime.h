@@ -4,8 +4,8 @@
 
 namespace caliber {
 
-// Versions of the torch the engine was built against and runs with.
+// The version of the torch the engine was built against and runs with. The device runtime's
+// version comes from the device's driver (engine/device/device_context.h).
 std::string torch_version();
-std::string torch_cuda_runtime_version();  // empty when torch has no CUDA
 
 }  // namespace caliber

@@ -49,8 +49,8 @@ void mm_inputs(const BuildContext& c, Args& a) {
 }
 
 // A full [m, n] bias, as FlagGems' test_addmm.py builds it: with a broadcast [n] bias the
-// candidate takes another path (FlagGems' addmm ran 2.2 ms against 0.24 ms at 4096^3 on the H200,
-// 2026-11-29), so the two harnesses would not time the same case.
+// candidate takes another, much slower path (docs/results.md, "Measurements behind source
+// comments"), so the two harnesses would not time the same case.
 void addmm_inputs(const BuildContext& c, Args& a) {
   Gemm g = gemm_of(c);
   a.t = {ops::random(c, {g.m, g.n}), ops::random(c, {g.m, g.k}), second_operand(c, {}, g.k, g.n)};

@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "core/shape.h"
-#include "engine/args.h"
-#include "engine/op_def.h"
+#include "ops/args.h"
+#include "ops/op_def.h"
 
 // Input builders, byte and FLOP models, and extra shapes shared by the families.
 namespace caliber::ops {

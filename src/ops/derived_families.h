@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "engine/op_def.h"
+#include "ops/op_def.h"
 
 namespace caliber {
 

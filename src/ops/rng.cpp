@@ -110,7 +110,7 @@ std::vector<OpDef> rng_ops() {
           .inplace(),
       // std 10 as in FlagGems' normal_tensor_float case. With std = 1, the schema's default,
       // torch hands a Python override the call without std, and FlagGems' normal_tensor_float
-      // (std required) raised a TypeError on every case (H200, 2026-11-30).
+      // (std required) raises a TypeError on every case.
       rng(
           "normal", one, [](A& a) { return at::normal(a.t[0], 10.0); }, range(-kBig, kBig))
           .aten({"aten::normal.Tensor_float"}),
@@ -156,8 +156,8 @@ std::vector<OpDef> rng_ops() {
           .dtypes({DType::kInt64})
           .builtin_shapes({{64}, {1024}, {2048}, {4096}, {65536}}),
       // Weights as FlagGems' test_multinomial.py draws them, torch.rand in [0, 1). ATen's CUDA
-      // kernel sums each row in the input dtype: 65536 weights in [0.5, 1.5) passed float16's
-      // 65504, every probability became 0 and the sampler asserted (H200, 2026-11-29).
+      // kernel sums each row in the input dtype: 65536 weights in [0.5, 1.5) pass float16's
+      // 65504, every probability becomes 0 and the sampler asserts.
       rng(
           "multinomial",
           [](const BuildContext& c, Args& a) { a.t = {at::rand(c.dims(), c.options())}; },

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/args.h"
-#include "engine/op_def.h"
+#include "ops/args.h"
+#include "ops/op_def.h"
 
 namespace caliber::ops {
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/op_def.h"
+#include "ops/op_def.h"
 #include "ops/schema_call.h"
 
 // Deriving an op's in-place and out= variants from one definition: FlagGems benchmarks `acos`,

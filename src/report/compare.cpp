@@ -93,7 +93,7 @@ std::string RowComparison::verdict() const {
     case Pairing::kCompared:
       return verdict_name(stats.verdict);
     case Pairing::kFailed:
-      return b->status != "SUCCESS" ? b->status : a->status;
+      return to_string(b->status != RowStatus::kSuccess ? b->status : a->status);
     case Pairing::kOnlyA:
       return "ONLY_A";
     case Pairing::kOnlyB:
@@ -104,7 +104,7 @@ std::string RowComparison::verdict() const {
 
 bool RowComparison::regressed() const {
   if (pairing == Pairing::kCompared) return stats.verdict == Verdict::kSlow;
-  return pairing == Pairing::kFailed && a && a->status == "SUCCESS";
+  return pairing == Pairing::kFailed && a && a->status == RowStatus::kSuccess;
 }
 
 bool Comparison::regressed() const {
@@ -138,7 +138,7 @@ Comparison compare_runs(const RunCollection& a, const RunCollection& b,
       row.pairing = Pairing::kOnlyB;
     } else if (!rb) {
       row.pairing = Pairing::kOnlyA;
-    } else if (ra->status != "SUCCESS" || rb->status != "SUCCESS") {
+    } else if (ra->status != RowStatus::kSuccess || rb->status != RowStatus::kSuccess) {
       row.pairing = Pairing::kFailed;
     } else {
       row.stats = judge(*ra, *rb, options, fmt::format("{}#{}", key.first, key.second));
@@ -159,8 +159,8 @@ Comparison compare_runs(const RunCollection& a, const RunCollection& b,
   for (const auto& r : out.rows) {
     const std::string verdict = r.verdict();
     ++out.verdict_counts[verdict];
-    if (r.pairing == Pairing::kCompared && r.a && r.b && r.a->status == "SUCCESS" &&
-        r.b->status == "SUCCESS") {
+    if (r.pairing == Pairing::kCompared && r.a && r.b && r.a->status == RowStatus::kSuccess &&
+        r.b->status == RowStatus::kSuccess) {
       ++out.verdicts_by_timer[r.a->timer_used][verdict];
     }
   }

@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "report/csv.h"
+#include "core/csv.h"
 #include "report/number_format.h"
 #include "report/text_table.h"
 
@@ -14,7 +14,7 @@ namespace caliber {
 namespace {
 
 std::optional<double> median_of(const std::optional<ResultRow>& row) {
-  if (!row || row->status != "SUCCESS") return std::nullopt;
+  if (!row || row->status != RowStatus::kSuccess) return std::nullopt;
   return row->median_ms > 0 ? row->median_ms : row->latency_ms;
 }
 
@@ -85,8 +85,8 @@ std::string compare_csv(const Comparison& c) {
                       samples_of(r.b),
                       interval ? csv_number(r.stats.noise_a) : "",
                       interval ? csv_number(r.stats.noise_b) : "",
-                      r.a ? r.a->status : "",
-                      r.b ? r.b->status : "",
+                      r.a ? to_string(r.a->status) : "",
+                      r.b ? to_string(r.b->status) : "",
                       r.a ? r.a->timer_used : "",
                       r.b ? r.b->timer_used : "",
                       r.stats.reason,

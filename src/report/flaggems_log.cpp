@@ -105,9 +105,10 @@ std::optional<double> number(const std::string& token) {
 // One table line -> baseline row and maybe a candidate row; false when the line is not one.
 bool read_data_line(const std::string& line, const Table& table, std::vector<ResultRow>& out) {
   std::istringstream in(line);
-  std::string status;
-  in >> status;
-  if (status != "SUCCESS" && status != "FAILED") return false;
+  std::string word;
+  in >> word;
+  std::optional<RowStatus> status = row_status_from_string(word);
+  if (status != RowStatus::kSuccess && status != RowStatus::kFailed) return false;
   std::vector<std::optional<double>> values;
   for (size_t i = 0; i < table.columns.size(); ++i) {
     std::string token;
@@ -126,7 +127,7 @@ bool read_data_line(const std::string& line, const Table& table, std::vector<Res
   if (!table.level.empty()) base.markers.push_back("level=" + table.level);
   ResultRow candidate = base;
   candidate.provider = table.candidate;
-  candidate.status = status;
+  candidate.status = *status;
   std::optional<double> baseline_ms, latency_ms;
   for (size_t i = 0; i < table.columns.size(); ++i) {
     const auto& v = values[i];
@@ -159,7 +160,7 @@ bool read_data_line(const std::string& line, const Table& table, std::vector<Res
   if (baseline_ms) {
     set_latency(base, *baseline_ms);
   } else {
-    base.status = "FAILED";
+    base.status = RowStatus::kFailed;
   }
   out.push_back(base);
   if (!table.candidate.empty()) {
@@ -167,7 +168,7 @@ bool read_data_line(const std::string& line, const Table& table, std::vector<Res
     if (latency_ms) {
       set_latency(candidate, *latency_ms);
     } else {
-      candidate.status = "FAILED";
+      candidate.status = RowStatus::kFailed;
     }
     out.push_back(candidate);
   }

@@ -29,8 +29,9 @@ std::string flaggems_table(const TableHeading& heading, const std::vector<TableL
   std::string out = "\n" + flaggems_table_title(heading) + "\n" + columns + "\n" +
                     std::string(columns.size() + 1, '-') + "\n";
   for (const auto& line : lines) {
-    out += fmt::format("{:<10}{:>20}{:>20}{:>20}", line.status, number_or_na(line.torch_ms, 6),
-                       number_or_na(line.gems_ms, 6), number_or_na(line.speedup, 3));
+    out += fmt::format("{:<10}{:>20}{:>20}{:>20}", to_string(line.status),
+                       number_or_na(line.torch_ms, 6), number_or_na(line.gems_ms, 6),
+                       number_or_na(line.speedup, 3));
     if (with_tflops) out += fmt::format("{:>20}", number_or_na(line.tflops, 3));
     out += fmt::format("          {}", line.size_detail);
     if (!line.error.empty()) out += fmt::format("  error: {}", line.error);
@@ -47,14 +48,14 @@ std::vector<TableLine> table_lines(const std::vector<ResultRow>& rows) {
     auto it = by_shape.find(row.size_detail);
     if (it == by_shape.end()) {
       it = by_shape.emplace(row.size_detail, lines.size()).first;
-      lines.push_back({.status = "SUCCESS", .size_detail = row.size_detail});
+      lines.push_back({.status = RowStatus::kSuccess, .size_detail = row.size_detail});
     }
     TableLine& line = lines[it->second];
-    if (row.status == "FAILED") {
-      line.status = "FAILED";
+    if (row.status == RowStatus::kFailed) {
+      line.status = RowStatus::kFailed;
       if (!row.error.empty()) line.error = row.error;
     }
-    if (row.status != "SUCCESS") continue;
+    if (row.status != RowStatus::kSuccess) continue;
     if (baseline) {
       line.torch_ms = row.latency_ms;
       if (row.peak_memory_bytes > 0) line.peak_mib = row.peak_memory_bytes / kMiB;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/result_row.h"
+#include "core/row_status.h"
 
 namespace caliber {
 
@@ -20,7 +21,7 @@ struct TableHeading {
 std::string flaggems_table_title(const TableHeading& heading);
 // Rows carry baseline latency; candidate latency and speedup where a candidate row is paired.
 struct TableLine {
-  std::string status{};  // SUCCESS / FAILED
+  RowStatus status = RowStatus::kSuccess;  // SUCCESS or FAILED
   std::optional<double> torch_ms{};
   std::optional<double> gems_ms{};
   std::optional<double> speedup{};

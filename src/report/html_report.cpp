@@ -225,7 +225,7 @@ std::string family_of(const ResultRow& row) {
 
 std::string distribution_section(const RunCollection& run) {
   bool has_speedups = std::any_of(run.rows.begin(), run.rows.end(), [](const CollectedRow& c) {
-    return c.row.status == "SUCCESS" && c.row.speedup.has_value();
+    return c.row.status == RowStatus::kSuccess && c.row.speedup.has_value();
   });
   std::set<std::string> providers;
   for (const auto& c : run.rows) {
@@ -234,7 +234,7 @@ std::string distribution_section(const RunCollection& run) {
   std::map<std::string, ValueGroup> groups;
   for (const auto& c : run.rows) {
     const ResultRow& r = c.row;
-    if (r.status != "SUCCESS") continue;
+    if (r.status != RowStatus::kSuccess) continue;
     std::string label = family_of(r);
     if (has_speedups) {
       if (!r.speedup) continue;
@@ -300,7 +300,7 @@ std::string comparison_section(const Comparison& c) {
     bool compared = r.pairing == Pairing::kCompared;
     bool interval = compared && r.stats.ci_high > 0;
     auto median = [](const std::optional<ResultRow>& row) -> std::optional<double> {
-      if (!row || row->status != "SUCCESS") return std::nullopt;
+      if (!row || row->status != RowStatus::kSuccess) return std::nullopt;
       return row->median_ms > 0 ? row->median_ms : row->latency_ms;
     };
     rows.push_back({verdict_cell(r.verdict()), text_cell(r.op), text_cell(r.family),
@@ -332,11 +332,12 @@ std::string family_tables_section(const RunCollection& run) {
                         html_escape(family), ops.size(), rows.size());
     std::vector<std::vector<Cell>> cells;
     for (const auto* r : rows) {
-      bool ok = r->status == "SUCCESS";
+      bool ok = r->status == RowStatus::kSuccess;
       auto when_ok = [&](double v) { return ok && v > 0 ? std::optional(v) : std::nullopt; };
       int samples = r->sample_count > 0 ? r->sample_count : static_cast<int>(r->samples_ms.size());
       cells.push_back({text_cell(r->op), text_cell(r->dtype), text_cell(shape_label(*r)),
-                       text_cell(r->provider), text_cell(r->status), text_cell(r->timer_used),
+                       text_cell(r->provider), text_cell(to_string(r->status)),
+                       text_cell(r->timer_used),
                        number_cell(when_ok(r->median_ms > 0 ? r->median_ms : r->latency_ms)),
                        number_cell(r->baseline_ms), number_cell(ok ? r->speedup : std::nullopt),
                        number_cell(when_ok(r->gbps)), number_cell(when_ok(r->tflops)),
@@ -357,16 +358,18 @@ std::string failures_section(const RunCollection& run) {
   std::vector<std::vector<Cell>> rows;
   for (const auto& c : run.rows) {
     const ResultRow& r = c.row;
-    if (r.status == "SUCCESS") continue;
+    if (r.status == RowStatus::kSuccess) continue;
     rows.push_back({text_cell(r.op), text_cell(r.dtype), text_cell(shape_label(r)),
-                    text_cell(r.provider), text_cell(r.status), text_cell(r.error)});
+                    text_cell(r.provider), text_cell(to_string(r.status)), text_cell(r.error)});
   }
   std::vector<std::vector<Cell>> ops;
   for (const auto& s : run.op_statuses) {
-    if (s.status == "OK" || s.status == "SUCCESS" || s.status == "PASSED") continue;
-    std::string exit = s.signal.empty() ? s.exit : fmt::format("{} (signal {})", s.exit, s.signal);
-    ops.push_back({text_cell(s.op), text_cell(s.status), number_cell(s.attempts), text_cell(exit),
-                   text_cell(s.dtypes_failed), text_cell(s.error)});
+    if (s.state == OpState::kOk) continue;
+    std::string exit = s.exit_code ? std::to_string(*s.exit_code) : "";
+    if (!s.signal.empty()) exit = fmt::format("{} (signal {})", exit, s.signal);
+    ops.push_back({text_cell(s.op), text_cell(to_string(s.state)), number_cell(s.attempts),
+                   text_cell(exit), text_cell(fmt::format("{}", fmt::join(s.dtypes_failed, ";"))),
+                   text_cell(s.error)});
   }
   if (rows.empty() && ops.empty()) return html + "<p class=\"empty\">none</p>\n";
   if (!ops.empty()) {

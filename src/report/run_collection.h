@@ -4,9 +4,9 @@
 #include <string>
 #include <vector>
 
+#include "core/ops_status.h"
 #include "core/result_row.h"
 #include "core/run_identity.h"
-#include "report/ops_status.h"
 
 namespace caliber {
 
@@ -28,7 +28,7 @@ struct RunCollection {
   std::string root;
   std::vector<RunSource> sources;
   std::vector<CollectedRow> rows;
-  std::vector<OpStatusLine> op_statuses;  // a batch's ops_status.csv; empty for a single run
+  std::vector<OpStatus> op_statuses;  // a batch's ops_status.csv; empty for a single run
 
   // The identity of the run directory that measured `op`; nullptr when none recorded one.
   const RunIdentity* identity_for_op(const std::string& op) const;

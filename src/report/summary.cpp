@@ -7,8 +7,8 @@
 #include <map>
 #include <set>
 
+#include "core/csv.h"
 #include "core/stats.h"
-#include "report/csv.h"
 #include "report/geomean.h"
 #include "report/number_format.h"
 #include "report/text_table.h"
@@ -27,7 +27,7 @@ std::vector<std::string> record_of(const CollectedRow& collected, const RunColle
           shape_label(r),
           r.shape_desc,
           r.provider,
-          r.status,
+          to_string(r.status),
           r.timer_requested,
           r.timer_used,
           r.cache,
@@ -56,10 +56,6 @@ void set_field(std::vector<std::string>& record, std::string_view column, std::s
   const auto& columns = summary_columns();
   record[static_cast<size_t>(std::find(columns.begin(), columns.end(), column) - columns.begin())] =
       std::move(value);
-}
-
-bool op_status_is_ok(const std::string& status) {
-  return status == "OK" || status == "SUCCESS" || status == "PASSED";
 }
 
 }  // namespace
@@ -107,11 +103,11 @@ std::vector<std::vector<std::string>> summary_records(const std::vector<RunColle
       ops_with_rows.insert(row.row.op);
     }
     for (const auto& s : run.op_statuses) {
-      if (op_status_is_ok(s.status) || ops_with_rows.count(s.op)) continue;
+      if (s.state == OpState::kOk || ops_with_rows.count(s.op)) continue;
       std::vector<std::string> record(summary_columns().size());
       set_field(record, "source", run.root);
       set_field(record, "op", s.op);
-      set_field(record, "status", s.status);
+      set_field(record, "status", to_string(s.state));
       set_field(record, "timer_used", s.timer_used);
       set_field(record, "error", s.error);
       records.push_back(std::move(record));
@@ -140,7 +136,7 @@ std::string summary_overview(const std::vector<RunCollection>& runs, bool color)
       const ResultRow& r = c.row;
       Group& g = groups[{r.family.empty() ? "(unknown)" : r.family, r.provider}];
       ++g.rows;
-      if (r.status != "SUCCESS") {
+      if (r.status != RowStatus::kSuccess) {
         ++g.failed;
         continue;
       }
@@ -148,7 +144,7 @@ std::string summary_overview(const std::vector<RunCollection>& runs, bool color)
       g.latencies.push_back(r.median_ms);
     }
     for (const auto& s : run.op_statuses) {
-      if (!op_status_is_ok(s.status)) ++op_statuses[s.status];
+      if (s.state != OpState::kOk) ++op_statuses[to_string(s.state)];
     }
   }
   TextTable table({"family", "provider", "rows", "not ok", "geomean speedup", "median ms"});

@@ -80,8 +80,8 @@ std::string terminal_table(const TableHeading& heading, const std::vector<TableL
     for (size_t i = 0; i < args[r].size(); ++i) {
       if (i >= folded.size() || !folded[i]) shown.push_back(args[r][i]);
     }
-    std::string status = fmt::format("{:<8}", line.status);
-    status = paint(status, line.status == "SUCCESS" ? kGreen : kRed, style);
+    std::string status = fmt::format("{:<8}", to_string(line.status));
+    status = paint(status, line.status == RowStatus::kSuccess ? kGreen : kRed, style);
     out += fmt::format("  {} {:>12} {:>12} {:>8} {:>9} {:>9}  {}", status,
                        number_or_dash(line.torch_ms, 6), number_or_dash(line.gems_ms, 6),
                        number_or_dash(line.speedup, 3), number_or_dash(line.tflops, 3),

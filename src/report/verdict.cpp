@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/fnv1a.h"
 #include "core/stats.h"
 
 namespace caliber {
@@ -66,14 +67,7 @@ const char* verdict_name(Verdict verdict) {
   return "UNSURE";
 }
 
-uint64_t seed_for(std::string_view key) {
-  uint64_t hash = 0xcbf29ce484222325ULL;
-  for (unsigned char c : key) {
-    hash ^= c;
-    hash *= 0x100000001b3ULL;
-  }
-  return hash;
-}
+uint64_t seed_for(std::string_view key) { return fnv1a(key); }
 
 SampleComparison compare_samples(const std::vector<double>& a, const std::vector<double>& b,
                                  const VerdictOptions& options, uint64_t seed) {

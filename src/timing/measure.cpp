@@ -31,10 +31,6 @@ TimerResult run_timer(Timer timer, const TimerContext& ctx) {
 
 Measurement measure(DeviceApi& api, const TimerPlan& plan, const MeasureOptions& options,
                     const Call& call) {
-  if (options.cache == CacheState::kCold && !plan.l2_flush) {
-    throw_usage("--cache: 'cold' needs a cache flush, which {} cannot do (accepted: hot)",
-                api.name());
-  }
   double start_ms = api.host_now_ms();
   TimerContext ctx{api, plan, options, call};
   TimerResult result = run_timer(plan.primary, ctx);

@@ -5,7 +5,6 @@
 
 #include "backend/failure_classifier.h"
 #include "core/caliber_options.h"
-#include "core/knobs.h"
 #include "timing/stopping_rule.h"
 
 namespace caliber {
@@ -42,8 +41,5 @@ struct MeasureOptions {
   GraphSettings graph;
   BatchSettings batch;
 };
-
-MeasureOptions measure_options_from_knobs(const Knobs& knobs, std::string op,
-                                          FailureClassifier classifier, bool capture_denied);
 
 }  // namespace caliber

@@ -7,24 +7,25 @@
 namespace caliber {
 namespace {
 
-Verdict cuda_verdict(const std::string& message) {
+CaptureVerdict cuda_verdict(const std::string& message) {
   return find_backend("", "cuda").classifier.classify(message);
 }
 
 TEST(FailureClassifier, CudaCaptureRefusals) {
   EXPECT_EQ(cuda_verdict("CUDA error: operation not permitted when stream is capturing"),
-            Verdict::kRefused);
+            CaptureVerdict::kRefused);
   EXPECT_EQ(cuda_verdict("CUDA error: operation failed due to a previous error during capture"),
-            Verdict::kRefused);
+            CaptureVerdict::kRefused);
   EXPECT_EQ(cuda_verdict("Cannot call CUDAGeneratorImpl::current_seed during CUDA graph capture"),
-            Verdict::kRefused);
+            CaptureVerdict::kRefused);
 }
 
 TEST(FailureClassifier, CudaFatalWinsOverCaptureWording) {
-  EXPECT_EQ(cuda_verdict("CUDA error: an illegal memory access was encountered"), Verdict::kFatal);
+  EXPECT_EQ(cuda_verdict("CUDA error: an illegal memory access was encountered"),
+            CaptureVerdict::kFatal);
   EXPECT_EQ(cuda_verdict("CUDA error: device-side assert triggered while stream is capturing"),
-            Verdict::kFatal);
-  EXPECT_EQ(cuda_verdict("CUDA error: unspecified launch failure"), Verdict::kFatal);
+            CaptureVerdict::kFatal);
+  EXPECT_EQ(cuda_verdict("CUDA error: unspecified launch failure"), CaptureVerdict::kFatal);
 }
 
 TEST(FailureClassifier, TorchsBoilerplateAboutDeviceSideAssertionsIsNotFatal) {
@@ -36,24 +37,25 @@ TEST(FailureClassifier, TorchsBoilerplateAboutDeviceSideAssertionsIsNotFatal) {
                          "some other API call\nFor debugging consider passing "
                          "CUDA_LAUNCH_BLOCKING=1\nCompile with `TORCH_USE_CUDA_DSA` to enable "
                          "device-side assertions.\n"),
-            Verdict::kRefused);
+            CaptureVerdict::kRefused);
 }
 
 TEST(FailureClassifier, CudaPoisoned) {
   EXPECT_EQ(cuda_verdict("capture sequence contains a fork that was not joined to the primary "
                          "stream"),
-            Verdict::kPoisoned);
+            CaptureVerdict::kPoisoned);
 }
 
 TEST(FailureClassifier, UnmatchedWordingIsUnknown) {
-  EXPECT_EQ(cuda_verdict("Expected all tensors to be on the same device"), Verdict::kUnknown);
-  EXPECT_EQ(find_backend("", "cpu").classifier.classify("anything"), Verdict::kUnknown);
+  EXPECT_EQ(cuda_verdict("Expected all tensors to be on the same device"),
+            CaptureVerdict::kUnknown);
+  EXPECT_EQ(find_backend("", "cpu").classifier.classify("anything"), CaptureVerdict::kUnknown);
 }
 
 TEST(FailureClassifier, RocmWording) {
   const auto& rocm = find_backend("", "rocm").classifier;
-  EXPECT_EQ(rocm.classify("Memory access fault by GPU node-2"), Verdict::kFatal);
-  EXPECT_EQ(rocm.classify("hipErrorStreamCaptureUnsupported"), Verdict::kRefused);
+  EXPECT_EQ(rocm.classify("Memory access fault by GPU node-2"), CaptureVerdict::kFatal);
+  EXPECT_EQ(rocm.classify("hipErrorStreamCaptureUnsupported"), CaptureVerdict::kRefused);
 }
 
 }  // namespace

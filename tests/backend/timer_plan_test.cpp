@@ -34,6 +34,21 @@ TEST(TimerPlan, OtherAcceleratorsUseDirect) {
   EXPECT_FALSE(plan_for("ascend").rng_guard);
 }
 
+TEST(TimerPlan, ColdCacheWithoutFlushIsAUsageError) {
+  TimerPlan plan = plan_for("cpu");
+  plan.l2_flush = false;
+  EXPECT_NO_THROW(check_cache_state(plan, CacheState::kHot, "cpu"));
+  try {
+    check_cache_state(plan, CacheState::kCold, "cpu");
+    FAIL() << "expected a usage error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kUsage);
+    EXPECT_NE(std::string(e.what()).find("--cache: 'cold'"), std::string::npos);
+  }
+  plan.l2_flush = true;
+  EXPECT_NO_THROW(check_cache_state(plan, CacheState::kCold, "cpu"));
+}
+
 TEST(TimerPlan, CpuUsesHostTimer) { EXPECT_EQ(plan_for("cpu").primary, Timer::kHost); }
 
 TEST(TimerPlan, GraphDisabledByEnvironmentFallsToDirect) {

@@ -19,8 +19,8 @@
 #include <thread>
 #include <vector>
 
-#include "batch/op_status.h"
 #include "core/atomic_file.h"
+#include "core/ops_status.h"
 
 namespace caliber::testing {
 

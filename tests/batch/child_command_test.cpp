@@ -55,7 +55,7 @@ TEST(ChildCommand, RunArgvNamesEveryKnobByItsFlag) {
 
 TEST(ChildCommand, WorkerRequestCarriesOpOutLogAndKnobs) {
   FlagValues flags = run_flags({{"level", "core"}}, request());
-  auto line = nlohmann::json::parse(worker_request_line(flags, request()));
+  auto line = nlohmann::json::parse(worker_request_line(worker_request(flags, request())));
   EXPECT_EQ(line["op"], "mm");
   EXPECT_EQ(line["out"], "/b/ops/mm");
   EXPECT_EQ(line["log"], "/b/ops/mm/attempt-1.log");

@@ -28,21 +28,26 @@ TEST(OpCatalog, ReadsAListOrAnObjectWithOps) {
 TEST(OpCatalog, RejectsTextThatIsNotJson) { EXPECT_THROW(parse_op_catalog("mm softmax"), Error); }
 
 TEST(OpSelection, FamilyIsComparedCaseInsensitively) {
-  auto s = select_ops(kCatalog, {{}, {"blas"}}, {});
+  auto s = select_ops(kCatalog, {{}, {"blas"}}, {}, "cuda");
   ASSERT_EQ(s.ops.size(), 1u);
   EXPECT_EQ(s.ops[0].name, "mm");
 }
 
 TEST(OpSelection, DismissedOpsAreSetAsideWithTheirEntry) {
-  auto s = select_ops(kCatalog, {}, {{"softmax", "hangs on capture", "H200"}});
-  EXPECT_EQ(s.ops.size(), 2u);
+  OpList dismiss = OpList::parse(
+      "- {op: softmax, reason: hangs on capture, verified_on: H200}\n"
+      "- {op: sum, reason: r, verified_on: H200, backend: cuda, dtypes: [float16]}\n"
+      "- {op: mm, reason: r, verified_on: H200, backend: rocm}\n",
+      "dismiss.yaml");
+  auto s = select_ops(kCatalog, {}, dismiss, "cuda");
+  EXPECT_EQ(s.ops.size(), 2u);  // sum is dismissed for float16 only, mm on another backend
   ASSERT_EQ(s.dismissed.size(), 1u);
   EXPECT_EQ(s.dismissed[0].second.reason, "hangs on capture");
 }
 
 TEST(OpSelection, NamedOpMissingFromTheCatalogIsAUsageError) {
   try {
-    select_ops(kCatalog, {{"nope"}, {}}, {});
+    select_ops(kCatalog, {{"nope"}, {}}, {}, "cuda");
     FAIL();
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::kUsage);
@@ -51,31 +56,9 @@ TEST(OpSelection, NamedOpMissingFromTheCatalogIsAUsageError) {
 }
 
 TEST(OpSelection, NamedOpsRunAsGivenWithoutACatalog) {
-  auto s = select_ops({}, {{"b", "a", "b"}, {}}, {});
+  auto s = select_ops({}, {{"b", "a", "b"}, {}}, {}, "cuda");
   ASSERT_EQ(s.ops.size(), 2u);
   EXPECT_EQ(s.ops[0].name, "b");
-}
-
-TEST(DismissList, RejectsAnEntryWithoutReason) {
-  auto dir = testing::fresh_temp_dir("dismiss");
-  write_file_atomic(dir / "d.yaml", "- op: mm\n  reason: slow\n- op: sort\n  verified_on: H200\n");
-  try {
-    load_dismiss_list(dir / "d.yaml");
-    FAIL();
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("'sort' has no reason"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("line 3"), std::string::npos) << e.what();
-  }
-  std::filesystem::remove_all(dir);
-}
-
-TEST(DismissList, AcceptsAListUnderDismissKey) {
-  auto dir = testing::fresh_temp_dir("dismiss2");
-  write_file_atomic(dir / "d.yaml", "dismiss:\n  - {op: mm, reason: r, verified_on: H200}\n");
-  auto list = load_dismiss_list(dir / "d.yaml");
-  ASSERT_EQ(list.size(), 1u);
-  EXPECT_EQ(list[0].verified_on, "H200");
-  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -8,11 +8,9 @@ namespace caliber {
 namespace {
 
 TEST(WorkQueue, HomeLaneIsStableAcrossRuns) {
-  // FNV-1a of "mm": a fixed number, not a per-process std::hash.
-  EXPECT_EQ(stable_hash("mm"), 0x08a95707b550430full);
+  // FNV-1a of "mm" is 0x08a95707b550430f: a fixed number, not a per-process std::hash.
+  EXPECT_EQ(home_lane("mm", 1000), 0x08a95707b550430full % 1000);
   EXPECT_EQ(home_lane("softmax", 4), home_lane("softmax", 4));
-  EXPECT_EQ(stable_hash(""), 14695981039346656037ull);
-  EXPECT_EQ(stable_hash("a"), 0xaf63dc4c8601ec8cull);
 }
 
 TEST(WorkQueue, EachLaneTakesItsHomeOpsFirst) {

@@ -7,7 +7,7 @@
 #include <cstdio>
 
 #include "cli/shell_command.h"
-#include "report/csv.h"
+#include "core/csv.h"
 #include "report/run_fixture.h"
 
 namespace caliber {
@@ -141,7 +141,7 @@ TEST_F(ReportCommands, BatchDirectoriesCompareOpByOp) {
   EXPECT_EQ(csv.size(), 30u);  // 5 ops x 3 shapes x (baseline, candidate)
   Result summary = caliber("summary " + (dir / "batch_a").string());
   EXPECT_EQ(summary.exit_code, 0) << summary.output;
-  EXPECT_NE(summary.output.find("ops DISMISSED: 1"), std::string::npos) << summary.output;
+  EXPECT_NE(summary.output.find("ops dismissed: 1"), std::string::npos) << summary.output;
 }
 
 TEST_F(ReportCommands, ReportWithComparisonHonoursTheGate) {

@@ -147,7 +147,7 @@ TEST_F(RunCommand, WritesEveryArtifactAndEachParses) {
     EXPECT_EQ(row.op, "mm");
     EXPECT_EQ(row.family, "blas");
     EXPECT_EQ(row.provider, "baseline");
-    EXPECT_EQ(row.status, "SUCCESS") << row.error;
+    EXPECT_EQ(row.status, RowStatus::kSuccess) << row.error;
     EXPECT_EQ(row.timer_used, "host");
     EXPECT_EQ(row.timer_requested, "host");
     EXPECT_GT(row.sample_count, 0);
@@ -258,10 +258,10 @@ TEST_F(RunCommand, AFailedRowDoesNotStopTheRun) {
   auto rows = results(run_dir);
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_EQ(rows[0].dtype, "float16");
-  EXPECT_EQ(rows[0].status, "FAILED");
+  EXPECT_EQ(rows[0].status, RowStatus::kFailed);
   EXPECT_THAT(rows[0].error, HasSubstr("float16 fails"));
   EXPECT_EQ(rows[1].dtype, "float32");
-  EXPECT_EQ(rows[1].status, "SUCCESS") << rows[1].error;
+  EXPECT_EQ(rows[1].status, RowStatus::kSuccess) << rows[1].error;
   EXPECT_GT(rows[1].latency_ms, 0);
   std::string log = slurp(run_dir / "run.log");
   EXPECT_EQ(count_lines_starting(log, "FAILED "), 1);
@@ -281,7 +281,7 @@ TEST_F(RunCommand, ADeviceFatalErrorStopsWithExit3AndValidArtifacts) {
   EXPECT_THAT(r.output, HasSubstr("DEVICE FATAL"));
   auto rows = results(run_dir);
   ASSERT_EQ(rows.size(), 1u);  // float32 was never attempted
-  EXPECT_EQ(rows[0].status, "FAILED");
+  EXPECT_EQ(rows[0].status, RowStatus::kFailed);
   EXPECT_EQ(rows[0].dtype, "float16");
   EXPECT_THAT(rows[0].error, HasSubstr("unrecoverable"));
   EXPECT_THAT(rows[0].markers, ::testing::Contains("DEVICE_FATAL"));
@@ -385,7 +385,7 @@ TEST_F(RunCommand, SaysWhichShapesTheOpLeftOut) {
   EXPECT_THAT(slurp(eye_dir / "run.log"), HasSubstr("shapes: 1 cases"));
   auto rows = results(eye_dir);
   ASSERT_EQ(rows.size(), 1u);
-  EXPECT_EQ(rows[0].status, "SUCCESS") << rows[0].error;
+  EXPECT_EQ(rows[0].status, RowStatus::kSuccess) << rows[0].error;
   YAML::Node shapes = YAML::LoadFile((eye_dir / "shapes.yaml").string());
   EXPECT_EQ(shapes["eye"]["shapes"].size(), 1u);
   ASSERT_EQ(shapes["eye"]["skipped"].size(), 1u);
@@ -424,7 +424,7 @@ class RunCommandCandidate : public RunCommand {
     for (size_t i = 0; i < rows.size(); i += 2) {
       const ResultRow& base = rows[i];
       const ResultRow& cand = rows[i + 1];
-      ASSERT_EQ(cand.status, "SUCCESS") << cand.error;
+      ASSERT_EQ(cand.status, RowStatus::kSuccess) << cand.error;
       ASSERT_TRUE(cand.speedup.has_value());
       ASSERT_TRUE(cand.baseline_ms.has_value());
       EXPECT_DOUBLE_EQ(*cand.baseline_ms, base.latency_ms);
@@ -493,8 +493,8 @@ TEST_F(RunCommandCandidate, AnOpTheCandidateLeavesToAtenIsNotCovered) {
   ASSERT_EQ(rows.size(), 4u);
   expect_interleaved(rows, "python:toy_override");
   for (size_t i = 0; i < rows.size(); i += 2) {
-    EXPECT_EQ(rows[i].status, "SUCCESS");
-    EXPECT_EQ(rows[i + 1].status, "NOT_COVERED");
+    EXPECT_EQ(rows[i].status, RowStatus::kSuccess);
+    EXPECT_EQ(rows[i + 1].status, RowStatus::kNotCovered);
     EXPECT_FALSE(rows[i + 1].speedup.has_value());
     EXPECT_EQ(rows[i + 1].sample_count, 0);
     EXPECT_THAT(rows[i + 1].error, HasSubstr("not covered"));
@@ -520,8 +520,8 @@ TEST_F(RunCommandCandidate, ARaisingOverrideIsAFailedRowAndTheRunGoesOn) {
   ASSERT_EQ(rows.size(), 8u);  // 2 dtypes x 2 shapes x (baseline, candidate): nothing skipped
   expect_interleaved(rows, "python:toy_override:raising_context");
   for (size_t i = 0; i < rows.size(); i += 2) {
-    EXPECT_EQ(rows[i].status, "SUCCESS") << rows[i].error;
-    EXPECT_EQ(rows[i + 1].status, "FAILED");
+    EXPECT_EQ(rows[i].status, RowStatus::kSuccess) << rows[i].error;
+    EXPECT_EQ(rows[i + 1].status, RowStatus::kFailed);
     EXPECT_THAT(rows[i + 1].error, HasSubstr("ValueError: toy_override refuses to add"));
     EXPECT_FALSE(rows[i + 1].speedup.has_value());
   }
@@ -553,7 +553,7 @@ TEST_F(RunCommandCandidate, LibraryCandidateCoversAddAndNotMul) {
   ASSERT_EQ(rows.size(), 4u);
   expect_interleaved(rows, spec);
   for (size_t i = 1; i < rows.size(); i += 2) {
-    EXPECT_EQ(rows[i].status, "NOT_COVERED");
+    EXPECT_EQ(rows[i].status, RowStatus::kNotCovered);
     EXPECT_FALSE(rows[i].speedup.has_value());
   }
 }

@@ -21,6 +21,24 @@ TEST(OpList, RejectsAnEntryWithoutReasonNamingFileAndEntry) {
   }
 }
 
+TEST(OpList, AcceptsAListUnderADismissKey) {
+  OpList list = OpList::parse("dismiss:\n  - {op: mm, reason: r, verified_on: H200}\n", "d.yaml");
+  ASSERT_EQ(list.entries().size(), 1u);
+  EXPECT_EQ(list.entries()[0].verified_on, "H200");
+}
+
+TEST(OpList, DismissesAnOpOnlyByAnEntryForEveryDtypeOfItsBackend) {
+  OpList list = OpList::parse(
+      "- {op: mm, reason: r, verified_on: x, backend: cpu, dtypes: [float16]}\n"
+      "- {op: sort, reason: r, verified_on: x, backend: cuda}\n"
+      "- {op: topk, reason: r, verified_on: x, backend: cpu}\n",
+      "d.yaml");
+  EXPECT_EQ(list.dismissal("mm", "cpu"), nullptr);
+  EXPECT_EQ(list.dismissal("sort", "cpu"), nullptr);
+  ASSERT_NE(list.dismissal("sort", "CUDA"), nullptr);
+  ASSERT_NE(list.dismissal("topk", "cpu"), nullptr);
+}
+
 TEST(OpList, FindsEntriesNarrowedByBackendAndDtype) {
   OpList list = OpList::parse(
       "- {op: a, reason: r1, verified_on: x}\n"

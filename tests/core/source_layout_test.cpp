@@ -29,20 +29,37 @@ void list_headers(const std::string& dir, std::vector<std::string>& out) {
   closedir(d);
 }
 
+// The type a line defines at namespace scope ("class Name {", "struct Name : Base {",
+// "class Name final", "enum class Name {"); empty when it defines none. Enums count: two
+// `Verdict` enums, one per layer, compiled each into its own translation units without complaint.
+std::string defined_type(const std::string& line) {
+  static const std::regex definition(
+      R"(^(?:class|struct|enum class|enum struct|enum) ([A-Z][A-Za-z0-9_]*)\b[^;]*$)");
+  std::smatch m;
+  return std::regex_match(line, m, definition) ? m[1].str() : "";
+}
+
+TEST(SourceLayout, ClassesStructsAndEnumsCountAsDefinitions) {
+  EXPECT_EQ(defined_type("class GraphTimer final : public Timer {"), "GraphTimer");
+  EXPECT_EQ(defined_type("struct ShapeCase {"), "ShapeCase");
+  EXPECT_EQ(defined_type("enum class Verdict {"), "Verdict");
+  EXPECT_EQ(defined_type("enum class RowStatus : uint8_t {"), "RowStatus");
+  EXPECT_EQ(defined_type("class Provider;"), "");
+  EXPECT_EQ(defined_type("  enum class Kind { kInt, kFloat };"), "");  // nested: not global
+}
+
 TEST(SourceLayout, EveryTypeNameIsDefinedOnce) {
   std::vector<std::string> headers;
   list_headers(std::string(CALIBER_SOURCE_DIR) + "/src", headers);
   ASSERT_GT(headers.size(), 50u);
-  // A definition at namespace scope: "class Name {", "struct Name : Base {", "class Name final".
-  std::regex definition(R"(^(?:class|struct) ([A-Z][A-Za-z0-9_]*)\b[^;]*$)");
   std::map<std::string, std::string> seen;
   for (const auto& path : headers) {
     std::ifstream in(path);
     for (std::string line; std::getline(in, line);) {
-      std::smatch m;
-      if (!std::regex_match(line, m, definition)) continue;
-      auto [it, inserted] = seen.emplace(m[1], path);
-      EXPECT_TRUE(inserted) << m[1] << " is defined in " << it->second << " and " << path;
+      std::string name = defined_type(line);
+      if (name.empty()) continue;
+      auto [it, inserted] = seen.emplace(name, path);
+      EXPECT_TRUE(inserted) << name << " is defined in " << it->second << " and " << path;
     }
   }
 }

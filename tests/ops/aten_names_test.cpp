@@ -3,7 +3,7 @@
 
 #include <set>
 
-#include "engine/op_registry.h"
+#include "ops/op_registry.h"
 
 namespace caliber {
 namespace {

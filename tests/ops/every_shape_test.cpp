@@ -4,10 +4,9 @@
 #include <vector>
 
 #include "core/error.h"
-#include "core/knobs.h"
 #include "engine/op_instance.h"
-#include "engine/op_registry.h"
 #include "engine/op_shapes.h"
+#include "ops/op_registry.h"
 
 namespace caliber {
 namespace {
@@ -16,8 +15,8 @@ namespace {
 // (seen: contiguous called t() on a 3-D input) would only show in a screen. This builds every op
 // on every host-sized shape in its first dtype, with the one untimed call instantiation makes.
 TEST(EveryShape, EveryOpBuildsAndRunsOnEveryCpuShape) {
-  Knobs knobs;  // level core, shapes from the files, the cpu override applies
-  ShapeSources sources = shape_sources(knobs, "cpu");
+  // Level core, shapes from the files, the cpu override applies.
+  ShapeSources sources{.backend = "cpu"};
   std::vector<std::string> failures;
   int built = 0;
   for (const OpDef& op : all_ops()) {

@@ -3,10 +3,9 @@
 
 #include <algorithm>
 
-#include "core/knobs.h"
-#include "engine/args.h"
-#include "engine/op_registry.h"
 #include "engine/op_shapes.h"
+#include "ops/args.h"
+#include "ops/op_registry.h"
 
 namespace caliber {
 namespace {
@@ -19,9 +18,7 @@ TEST(MultinomialInputs, Float16RowsSumWithinFloat16Range) {
   const OpDef& op = find_op("multinomial");
   int64_t widest = 0;
   for (Level level : {Level::kCore, Level::kComprehensive}) {
-    Knobs knobs;
-    knobs.level = level;
-    for (const Shape& shape : resolve_op_shapes(op, shape_sources(knobs, "")).shapes) {
+    for (const Shape& shape : resolve_op_shapes(op, ShapeSources{.level = level}).shapes) {
       widest = std::max(widest, shape.dims("multinomial").back());
     }
   }

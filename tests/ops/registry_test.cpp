@@ -4,7 +4,7 @@
 #include <set>
 
 #include "core/error.h"
-#include "engine/op_registry.h"
+#include "ops/op_registry.h"
 
 namespace caliber {
 namespace {

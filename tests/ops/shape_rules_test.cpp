@@ -5,9 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "core/knobs.h"
-#include "engine/op_registry.h"
 #include "engine/op_shapes.h"
+#include "ops/op_registry.h"
 
 namespace caliber {
 namespace {
@@ -16,9 +15,7 @@ using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
 ShapeSet shapes_of(const std::string& op, Level level, const std::string& backend = "") {
-  Knobs knobs;
-  knobs.level = level;
-  return resolve_op_shapes(find_op(op), shape_sources(knobs, backend));
+  return resolve_op_shapes(find_op(op), ShapeSources{.level = level, .backend = backend});
 }
 
 bool runs_at(const ShapeSet& set, const Shape& shape) {

@@ -3,8 +3,8 @@
 #include <ATen/ATen.h>
 #include <gtest/gtest.h>
 
-#include "engine/args.h"
-#include "engine/op_registry.h"
+#include "ops/args.h"
+#include "ops/op_registry.h"
 #include "ops/schema_call.h"
 
 namespace caliber {

@@ -2,8 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "core/csv.h"
 #include "report/compare_view.h"
-#include "report/csv.h"
 #include "report/run_fixture.h"
 
 namespace caliber {
@@ -80,7 +80,7 @@ TEST_F(CompareRuns, RepeatedShapesPairInOrder) {
 
 TEST_F(CompareRuns, UnpairedAndFailedRowsAreNamedNotJudged) {
   auto broken = test_row("add", "pointwise", {});
-  broken.status = "FAILED";
+  broken.status = RowStatus::kFailed;
   broken.error = "CUDA error: illegal memory access";
   auto c = run({test_row("add", "pointwise", synthetic_samples(1.0, 0.01, 100, 1)),
                 test_row("sum", "reduction", synthetic_samples(1.0, 0.01, 100, 2))},
@@ -94,7 +94,7 @@ TEST_F(CompareRuns, UnpairedAndFailedRowsAreNamedNotJudged) {
 
 TEST_F(CompareRuns, RowsTheCandidateDoesNotCoverKeepTheirStatusAndDoNotRegress) {
   auto uncovered = test_row("sort", "sort", {}, "python:flag_gems");
-  uncovered.status = "NOT_COVERED";
+  uncovered.status = RowStatus::kNotCovered;
   auto c = run({uncovered}, {uncovered});
   EXPECT_EQ(find(c, "sort").verdict(), "NOT_COVERED");
   EXPECT_FALSE(c.regressed());

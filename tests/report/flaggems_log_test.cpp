@@ -52,9 +52,9 @@ TEST(FlagGemsLog, FailedRowWithNotAvailableValuesIsFailedCandidate) {
   auto rows = fixture_rows();
   const ResultRow& base = find(rows, "softmax", "baseline", 1);
   const ResultRow& gems = find(rows, "softmax", "gems", 1);
-  EXPECT_EQ(base.status, "SUCCESS");
+  EXPECT_EQ(base.status, RowStatus::kSuccess);
   EXPECT_DOUBLE_EQ(base.median_ms, 0.099456);
-  EXPECT_EQ(gems.status, "FAILED");
+  EXPECT_EQ(gems.status, RowStatus::kFailed);
   EXPECT_FALSE(gems.speedup.has_value());
   EXPECT_EQ(gems.size_detail, "[torch.Size([64, 64]), 1]");
 }

@@ -33,7 +33,7 @@ TEST(FlagGemsTable, MatchesFlagGemsPrintedLayoutWithTflops) {
   auto ref = reference_lines();
   ASSERT_GE(ref.size(), 4u) << "shared reference missing";
   TableHeading heading{"mm", "float16", "kernel", "core"};
-  TableLine line{.status = "SUCCESS",
+  TableLine line{.status = RowStatus::kSuccess,
                  .torch_ms = 0.009616,
                  .gems_ms = 0.200320,
                  .speedup = 0.048,
@@ -51,7 +51,7 @@ TEST(FlagGemsTable, MatchesLayoutWithoutTflops) {
   auto ref = reference_lines();
   ASSERT_GE(ref.size(), 12u);
   TableHeading heading{"softmax_backward", "float16", "kernel", "core"};
-  TableLine line{.status = "SUCCESS",
+  TableLine line{.status = RowStatus::kSuccess,
                  .torch_ms = 0.131744,
                  .gems_ms = 0.656672,
                  .speedup = 0.201,
@@ -80,19 +80,21 @@ TEST(FlagGemsTable, FailedRowKeepsItsErrorAndOtherRowsStay) {
   ok.latency_ms = 0.1;
   ResultRow bad;
   bad.size_detail = "[torch.Size([9])]";
-  bad.status = "FAILED";
+  bad.status = RowStatus::kFailed;
   bad.error = "boom";
   auto lines = table_lines({ok, bad});
   ASSERT_EQ(lines.size(), 2u);
-  EXPECT_EQ(lines[0].status, "SUCCESS");
-  EXPECT_EQ(lines[1].status, "FAILED");
+  EXPECT_EQ(lines[0].status, RowStatus::kSuccess);
+  EXPECT_EQ(lines[1].status, RowStatus::kFailed);
   EXPECT_EQ(lines[1].error, "boom");
 }
 
 TEST(TerminalTable, FoldsArgumentsIdenticalInEveryRowIntoALegend) {
   std::vector<TableLine> lines = {
-      {.status = "SUCCESS", .torch_ms = 0.1, .size_detail = "[torch.Size([64, 64]), 1]"},
-      {.status = "SUCCESS", .torch_ms = 0.2, .size_detail = "[torch.Size([4096, 4096]), 1]"}};
+      {.status = RowStatus::kSuccess, .torch_ms = 0.1, .size_detail = "[torch.Size([64, 64]), 1]"},
+      {.status = RowStatus::kSuccess,
+       .torch_ms = 0.2,
+       .size_detail = "[torch.Size([4096, 4096]), 1]"}};
   std::string text = terminal_table({"softmax", "float16", "graph", "core"}, lines, {}, {});
   EXPECT_THAT(text, HasSubstr("same in every row: arg1=1"));
   EXPECT_THAT(text, HasSubstr("torch.Size([4096, 4096])\n"));
@@ -100,7 +102,8 @@ TEST(TerminalTable, FoldsArgumentsIdenticalInEveryRowIntoALegend) {
 }
 
 TEST(TerminalTable, ColoursOnlyWhenAsked) {
-  std::vector<TableLine> lines = {{.status = "FAILED", .size_detail = "[1]", .error = "x"}};
+  std::vector<TableLine> lines = {
+      {.status = RowStatus::kFailed, .size_detail = "[1]", .error = "x"}};
   std::string text = terminal_table({"op", "float16", "graph", "core"}, lines,
                                     {"fallback[phase=capture]"}, {.color = true});
   EXPECT_THAT(text, HasSubstr("\x1b[31mFAILED"));

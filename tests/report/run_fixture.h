@@ -126,7 +126,7 @@ inline void write_sample_batch(const std::filesystem::path& dir, double candidat
       rows.push_back(cand);
     }
     if (std::string(op.name) == "sum") {
-      rows.back().status = "FAILED";
+      rows.back().status = RowStatus::kFailed;
       rows.back().error = "RuntimeError: triton compile failed <BLOCK_N=4096>";
       rows.back().samples_ms.clear();
     }
@@ -137,9 +137,9 @@ inline void write_sample_batch(const std::filesystem::path& dir, double candidat
   write_file_atomic(dir / "ops_status.csv",
                     "op,status,attempts,dtypes_passed,dtypes_failed,backend,device,timer_used,"
                     "wall_s,exit,signal,error\n"
-                    "mm,OK,1,float16,,cuda,0,graph,3.2,0,,\n"
-                    "sum,FAILED,1,,float16,cuda,0,graph,2.0,1,,one row failed\n"
-                    "unique,DISMISSED,0,,,cuda,0,,0,,,\"host sync inside the op (verified on "
+                    "mm,ok,1,float16,,cuda,0,graph,3.2,0,,\n"
+                    "sum,failed,1,,float16,cuda,0,graph,2.0,1,,one row failed\n"
+                    "unique,dismissed,0,,,cuda,0,,0,,,\"host sync inside the op (verified on "
                     "H200)\"\n");
 }
 

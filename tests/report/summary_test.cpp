@@ -2,8 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "core/csv.h"
 #include "core/error.h"
-#include "report/csv.h"
 #include "report/run_fixture.h"
 
 namespace caliber {
@@ -82,12 +82,12 @@ TEST(Summary, BatchListsDismissedOpsWithTheirReason) {
   write_file_atomic(dir / "batch" / "ops_status.csv",
                     "op,status,attempts,dtypes_passed,dtypes_failed,backend,device,timer_used,"
                     "wall_s,exit,signal,error\n"
-                    "mm,OK,1,float16,,cuda,0,graph,3.2,0,,\n"
-                    "unique,DISMISSED,0,,,cuda,0,,0,,,\"host sync inside, see dismiss list\"\n");
+                    "mm,ok,1,float16,,cuda,0,graph,3.2,0,,\n"
+                    "unique,dismissed,0,,,cuda,0,,0,,,\"host sync inside, see dismiss list\"\n");
   auto t = summary_of({(dir / "batch").string()});
   ASSERT_EQ(t.size(), 2u);
   size_t u = row_of(t, "unique", "");
-  EXPECT_EQ(t.at(u, "status"), "DISMISSED");
+  EXPECT_EQ(t.at(u, "status"), "dismissed");
   EXPECT_EQ(t.at(u, "error"), "host sync inside, see dismiss list");
 }
 

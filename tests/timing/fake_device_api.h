@@ -190,9 +190,9 @@ class FakeDeviceApi : public DeviceApi {
 
 // The classifier wording tests use: one phrase per verdict.
 inline FailureClassifier test_classifier() {
-  return FailureClassifier({{"illegal memory access", Verdict::kFatal},
-                            {"capture unjoined", Verdict::kPoisoned},
-                            {"not permitted when stream is capturing", Verdict::kRefused}});
+  return FailureClassifier({{"illegal memory access", CaptureVerdict::kFatal},
+                            {"capture unjoined", CaptureVerdict::kPoisoned},
+                            {"not permitted when stream is capturing", CaptureVerdict::kRefused}});
 }
 
 // Options that keep fake measurements short and deterministic.

@@ -11,21 +11,6 @@ using testing::FakeDeviceApi;
 using testing::plan_for;
 using testing::test_options;
 
-TEST(Measure, ColdCacheWithoutFlushIsAUsageError) {
-  FakeDeviceApi api;
-  TimerPlan plan = plan_for(Timer::kHost);
-  plan.l2_flush = false;
-  MeasureOptions options = test_options();
-  options.cache = CacheState::kCold;
-  try {
-    measure(api, plan, options, [] {});
-    FAIL() << "expected a usage error";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::kUsage);
-    EXPECT_NE(std::string(e.what()).find("cold"), std::string::npos);
-  }
-}
-
 TEST(Measure, UnresolvedAutoTimerIsAnInternalError) {
   FakeDeviceApi api;
   try {
@@ -74,25 +59,6 @@ TEST(Measure, AdaptivePolicyGivesUpAtMaxTimeOnANoisyDevice) {
   Measurement m = measure(noisy, plan_for(Timer::kDirect), options, [] {});
   EXPECT_GT(m.noise, options.sampling.noise_target);
   EXPECT_NEAR(static_cast<double>(m.samples_ms.size()), 200, 20);
-}
-
-TEST(MeasureOptionsFromKnobs, CarriesSamplingAndCaliberKnobs) {
-  Knobs knobs;
-  knobs.cache = CacheState::kCold;
-  knobs.policy = SamplePolicy::kAdaptive;
-  knobs.repeat = 4;
-  knobs.noise_target = 0.01;
-  knobs.quantiles = {0.2};
-  MeasureOptions options =
-      measure_options_from_knobs(knobs, "softmax", testing::test_classifier(), true);
-  EXPECT_EQ(options.op, "softmax");
-  EXPECT_TRUE(options.capture_denied);
-  EXPECT_EQ(options.cache, CacheState::kCold);
-  EXPECT_EQ(options.sampling.policy, SamplePolicy::kAdaptive);
-  EXPECT_DOUBLE_EQ(options.sampling.noise_target, 0.01);
-  EXPECT_EQ(options.repeat, 4);
-  EXPECT_EQ(options.quantiles, (std::vector<double>{0.2}));
-  EXPECT_EQ(options.classifier.classify("capture unjoined"), Verdict::kPoisoned);
 }
 
 }  // namespace

@@ -90,8 +90,8 @@ class CudaDeviceApi : public DeviceApi {
     // Everything from here on (inputs, untimed calls, timed calls, captures) runs on one pool
     // stream rather than the legacy default stream. Autograd runs a backward node on the stream
     // its forward ran on, so a backward op's forward must already sit on a stream that can be
-    // captured: with the forward on the default stream, the capture of every one of the 27
-    // backward ops was refused and they fell back to `direct` (H200, 2026-11-29).
+    // captured: with the forward on the default stream, the capture of every backward op is
+    // refused and it falls back to `direct`.
     work_stream_.emplace(work_stream(static_cast<c10::DeviceIndex>(device_index)));
     l2_bytes_ = info.l2_cache_bytes;
     if (l2_bytes_ == 0) {

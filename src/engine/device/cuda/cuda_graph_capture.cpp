@@ -75,9 +75,9 @@ void abandon_capture(at::cuda::CUDAGraph& graph, c10::cuda::CUDAStream stream,
   }
   // torch's CUDAGraph releases its pool only after a capture that ended (its destructor does it
   // then, so releasing here too would drop the count below zero); without this, every refused
-  // capture kept its pool's memory reserved for the rest of the process (a worker on the H200
-  // went from 1 to 25.7 GiB reserved over isin and unique, 2026-11-30). Released, the pool's
-  // blocks go back to the device at the next empty_cache, or when an allocation would fail.
+  // capture keeps its pool's memory reserved for the rest of the process, and a worker's
+  // reserved memory grows op after op. Released, the pool's blocks go back to the device at the
+  // next empty_cache, or when an allocation would fail.
   bool ended = true;
   try {
     graph.pool();  // throws unless the capture ended

@@ -1,0 +1,223 @@
+#include "cli/run_config.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <cstdlib>
+#include <utility>
+
+#include "backend/registry.h"
+#include "cli/op_node.h"
+#include "core/data_paths.h"
+#include "core/error.h"
+#include "core/op_list.h"
+#include "core/run_directory.h"
+#include "core/version.h"
+#include "engine/device/device_context.h"
+#include "engine/op_shapes.h"
+#include "engine/torch_runtime.h"
+#include "ops/op_registry.h"
+
+namespace caliber {
+namespace {
+
+namespace fs = std::filesystem;
+
+// clang-format off
+const std::vector<std::string> kRunKnobs = {
+    "backend", "level", "dtypes", "shape_mode", "shape_file", "op", "node", "timer",
+    "enable_graph", "cache", "policy", "return_mode", "quantiles", "repeat", "warmup_ms", "rep_ms",
+    "noise_target", "min_samples", "min_time_s", "max_time_s", "throttle_fraction", "flush_mb",
+    "tuner", "tuner_file", "isolate_tuner_cache", "use_flagtune", "device", "out_dir", "candidate",
+    "shard"};
+// clang-format on
+
+std::vector<DType> resolve_dtypes(const Knobs& knobs, const OpDef& op) {
+  if (knobs.dtypes.empty()) return op.dtypes();
+  for (DType d : knobs.dtypes) {
+    if (!op.supports(d)) {
+      std::vector<std::string> names;
+      for (DType s : op.dtypes()) names.push_back(dtype_name(s));
+      throw_usage("--dtypes: '{}' is not supported by {} (supported: {})", dtype_name(d), op.name(),
+                  fmt::join(names, ", "));
+    }
+  }
+  return knobs.dtypes;
+}
+
+std::vector<size_t> shard_cases(const std::string& shard, size_t count) {
+  std::vector<size_t> out;
+  size_t index = 0;
+  size_t total = 1;
+  if (!shard.empty()) {
+    auto slash = shard.find('/');
+    try {
+      if (slash == std::string::npos) throw std::invalid_argument("no slash");
+      index = std::stoul(shard.substr(0, slash));
+      total = std::stoul(shard.substr(slash + 1));
+    } catch (const std::exception&) {
+      total = 0;
+    }
+    if (total == 0 || index >= total) {
+      throw_usage("--shard: '{}' is not accepted (accepted: I/N with 0 <= I < N)", shard);
+    }
+  }
+  for (size_t i = 0; i < count; ++i) {
+    if (i % total == index) out.push_back(i);
+  }
+  return out;
+}
+
+}  // namespace
+
+const std::vector<std::string>& run_knob_names() { return kRunKnobs; }
+
+RunPlan plan_run(const FlagValues& flags, const EnvLookup& env) {
+  RunPlan p;
+  p.knobs = resolve_knobs(flags, env, kRunKnobs);
+  const Knobs& k = p.knobs;
+  std::string op_name = resolve_op_node(k.op, k.node);
+  // Named as the user gave it: --op, OP, --node or TEST_NODE.
+  p.config.op = &find_op(op_name, k.sources.at(k.node.empty() ? "op" : "node"));
+  p.config.backend = &select_backend(k.backend, "--backend (ZL_BACKEND)");
+  p.config.timers = derive_timer_plan(p.config.backend->capabilities, k.timer, k.enable_graph,
+                                      p.config.backend->name);
+  p.config.dtypes = resolve_dtypes(k, *p.config.op);
+  p.config.shapes = resolve_op_shapes(*p.config.op, shape_sources(k, p.config.backend->name));
+  p.config.case_indices = shard_cases(k.shard, p.config.shapes.cases.size());
+  check_cache_state(p.config.timers, k.cache, p.config.backend->name);
+  OpList deny = OpList::load(default_capture_deny_list());
+  OpList dismiss = OpList::load(default_dismiss_list());
+  p.capture_denied = deny.find(p.config.op->name(), p.config.backend->name) != nullptr;
+  if (const OpListEntry* e = dismiss.dismissal(p.config.op->name(), p.config.backend->name)) {
+    p.dismissed_reason = e->reason;
+  }
+  p.out = k.out_dir.empty() ? RunDirectory::default_path("runs", p.config.op->name())
+                            : fs::path(k.out_dir);
+  p.candidate = k.candidate;
+  if (k.tuner != TunerMode::kOff) {
+    if (!k.tuner_file.empty()) {
+      p.config.tuner_file = k.tuner_file;
+    } else if (k.tuner == TunerMode::kReplay) {
+      throw_usage("--tuner-file: replay needs the results file of a --tuner record run");
+    } else {
+      p.config.tuner_file = k.isolate_tuner_cache ? (p.out / "tunableop_results.csv").string()
+                                                  : "tunableop_results.csv";
+    }
+  }
+  // Checked here, before the run directory exists: a refused tuner must leave nothing behind.
+  check_gemm_tuner(k.tuner, p.config.tuner_file, *p.config.backend);
+  // The device guard comes last: everything above is checked without touching a device.
+  guard_device_present(*p.config.backend, k.device);
+  p.config.device = devices_of(*p.config.backend).at(static_cast<size_t>(k.device));
+  p.config.device_index = k.device;
+  p.config.measure = measure_options_from_knobs(k, p.config.op->name(),
+                                                p.config.backend->classifier, p.capture_denied);
+  p.config.level = to_string(k.level);
+  p.config.tuner = k.tuner;
+  const char* peaks = std::getenv("CALIBER_PEAKS_FILE");
+  p.config.peaks_file = peaks != nullptr ? fs::path(peaks) : p.out / "device_peaks.json";
+  const char* state = std::getenv("CALIBER_SELFTEST_STATE");
+  p.config.state_dir = state != nullptr ? state : p.out.string();
+  p.config.artifacts = p.out;
+  return p;
+}
+
+RunIdentity identity_of(const RunPlan& p, const std::string& provider_version,
+                        const std::string& command_line) {
+  RunIdentity id;
+  id.backend = p.config.backend->name;
+  id.device_model = p.config.device.name;
+  id.device_index = p.knobs.device;
+  id.driver_version = p.config.device.driver_version;
+  id.runtime_version = device_runtime_version(*p.config.backend);
+  id.torch_version = torch_version();
+  id.timer = to_string(p.config.timers.primary);
+  id.cache = cache_caliber(p.knobs.cache, p.knobs.flush_mb);
+  id.repeat = p.knobs.repeat;
+  id.policy = to_string(p.knobs.policy);
+  id.level = to_string(p.knobs.level);
+  id.shape_mode = to_string(p.knobs.shape_mode);
+  id.shape_set = p.config.shapes.digest();
+  id.tuner_mode = to_string(p.knobs.tuner);
+  id.tuner_file = p.config.tuner_file;
+  id.provider = p.knobs.candidate.empty() ? "baseline" : p.knobs.candidate;
+  id.provider_version = provider_version;
+  id.op_node = p.knobs.node.empty() ? p.config.op->name() : p.knobs.node;
+  for (DType d : p.config.dtypes) id.dtypes.push_back(dtype_name(d));
+  id.harness_version = harness_version();
+  id.host = host_name();
+  id.command_line = command_line;
+  id.start_time = utc_now_iso8601();
+  return id;
+}
+
+std::string run_banner(const RunPlan& p, const RunIdentity& id) {
+  std::vector<std::string> lines;
+  lines.push_back(fmt::format("caliber run {}  harness {}  torch {}  started {}", id.op_node,
+                              id.harness_version, id.torch_version, id.start_time));
+  lines.push_back(fmt::format("  device: {} [{}] {} ({})", p.config.backend->name, p.knobs.device,
+                              p.config.device.name, p.config.device.driver_version));
+  std::string fallback = p.config.timers.fallback ? to_string(*p.config.timers.fallback) : "none";
+  lines.push_back(fmt::format("  timer: {} (requested {}, fallback {}){}", id.timer,
+                              to_string(p.knobs.timer), fallback,
+                              p.capture_denied ? "  capture denied for this op" : ""));
+  lines.push_back(fmt::format("  level: {}  shapes: {} cases from {} (key {})  shape_set {}",
+                              id.level, p.config.case_indices.size(), p.config.shapes.source,
+                              p.config.shapes.key, id.shape_set));
+  if (!p.config.shapes.skipped.empty()) {
+    lines.push_back(fmt::format("  skipped shapes: {}", fmt::join(p.config.shapes.skipped, "; ")));
+  }
+  std::vector<std::string> knobs;
+  for (const auto& name : kRunKnobs) {
+    auto it = p.knobs.sources.find(name);
+    if (it != p.knobs.sources.end() && it->second != "default") {
+      knobs.push_back(fmt::format("{}({})", name, it->second));
+    }
+  }
+  lines.push_back(fmt::format(
+      "  caliber: cache={} policy={} warmup_ms={} rep_ms={} noise_target={} repeat={} "
+      "return_mode={} tuner={} dtypes={} provider={}",
+      id.cache, id.policy, p.knobs.warmup_ms, p.knobs.rep_ms, p.knobs.noise_target, id.repeat,
+      to_string(p.knobs.return_mode), id.tuner_mode, fmt::join(id.dtypes, ","), id.provider));
+  if (!knobs.empty()) lines.push_back(fmt::format("  set by: {}", fmt::join(knobs, " ")));
+  if (!p.dismissed_reason.empty()) {
+    lines.push_back(fmt::format("  note: {} is on the dismiss list: {}", p.config.op->name(),
+                                p.dismissed_reason));
+  }
+  return fmt::format("{}\n", fmt::join(lines, "\n"));
+}
+
+MeasureOptions measure_options_from_knobs(const Knobs& knobs, std::string op,
+                                          FailureClassifier classifier, bool capture_denied) {
+  MeasureOptions options;
+  options.op = std::move(op);
+  options.classifier = std::move(classifier);
+  options.capture_denied = capture_denied;
+  options.cache = knobs.cache;
+  options.flush_mb = knobs.flush_mb;
+  options.sampling = SamplingSettings{.policy = knobs.policy,
+                                      .warmup_ms = knobs.warmup_ms,
+                                      .rep_ms = knobs.rep_ms,
+                                      .noise_target = knobs.noise_target,
+                                      .min_samples = knobs.min_samples,
+                                      .min_time_s = knobs.min_time_s,
+                                      .max_time_s = knobs.max_time_s};
+  options.return_mode = knobs.return_mode;
+  options.quantiles = knobs.quantiles;
+  options.repeat = knobs.repeat;
+  options.throttle_fraction = knobs.throttle_fraction;
+  options.graph.warmup_ms = knobs.warmup_ms;
+  return options;
+}
+
+ShapeSources shape_sources(const Knobs& knobs, const std::string& backend) {
+  ShapeSources sources;
+  sources.level = knobs.level;
+  sources.mode = knobs.shape_mode;
+  sources.shape_file = knobs.shape_file;
+  sources.backend = backend;
+  return sources;
+}
+
+}  // namespace caliber

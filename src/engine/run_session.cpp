@@ -1,0 +1,97 @@
+#include "engine/run_session.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <chrono>
+
+#include "core/error.h"
+#include "core/process_memory.h"
+#include "engine/case_runner.h"
+#include "engine/device/device_context.h"
+
+namespace caliber {
+
+int RunSession::run(RunIdentity identity, const std::string& banner,
+                    std::chrono::steady_clock::time_point started) {
+  const RunConfig& c = config_;
+  each_sink([&](RunSink& s) { s.begin(identity, banner); });
+
+  DeviceContext device(*c.backend, c.device_index, c.device);
+  device.load_or_measure_peaks(c.peaks_file);
+  // After the peaks: their 8192^3 probe product must not enter the tuner's records.
+  device.configure_gemm_tuner(c.tuner, c.tuner_file);
+
+  CaseRunner::Setup setup;
+  setup.plan = c.timers;
+  setup.measure = c.measure;
+  setup.state_dir = c.state_dir;
+  setup.candidate = candidate_;
+  CaseRunner runner(*c.op, device, setup);
+
+  const size_t total = c.dtypes.size() * c.case_indices.size();
+  size_t done = 0;
+  RunEnd end;
+  for (DType dtype : c.dtypes) {
+    std::vector<ResultRow> dtype_rows;
+    for (size_t index : c.case_indices) {
+      if (runner.stopped()) break;
+      const ShapeCase& shape = c.shapes.cases[index];
+      each_sink([&](RunSink& s) {
+        s.progress(fmt::format("{} {} {}/{}  {}", c.op->name(), dtype_name(dtype), done + 1, total,
+                               shape.label()));
+      });
+      std::vector<ResultRow> rows;
+      try {
+        rows = runner.run_case(shape, dtype, c.shapes.shape_desc);
+      } catch (const Error& e) {
+        if (e.kind() != ErrorKind::kDeviceFatal) throw;
+        ResultRow row = runner.case_row(shape, dtype, c.shapes.shape_desc);
+        row.status = RowStatus::kFailed;
+        row.error = error_summary(e.what());
+        row.markers.push_back("DEVICE_FATAL");
+        rows.push_back(row);
+        end.fatal = e.what();
+      }
+      each_sink([&](RunSink& s) { s.case_rows(rows); });
+      for (const auto& row : rows) {
+        ++end.rows;
+        if (row.status == RowStatus::kFailed) ++end.failed;
+      }
+      dtype_rows.insert(dtype_rows.end(), rows.begin(), rows.end());
+      ++done;
+      if (!end.fatal.empty()) break;
+    }
+    DtypeRows table{c.op->name(), dtype_name(dtype), to_string(c.timers.primary), c.level,
+                    dtype_rows};
+    each_sink([&](RunSink& s) { s.dtype_done(table); });
+    device.release_cached_memory();
+    if (!end.fatal.empty()) break;
+  }
+  if (!end.fatal.empty()) {
+    end.exit_code = 3;
+  } else if (end.failed > 0) {
+    end.exit_code = 1;
+  }
+  identity.end_time = utc_now_iso8601();
+  end.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  // A worker runs op after op in one process: these figures, op by op, show whether a sweep
+  // grows host or device memory.
+  const DeviceMemoryUse held = device.memory_in_use();
+  end.host_rss_bytes = resident_set_bytes().value_or(0);
+  end.device_allocated_bytes = held.allocated_bytes;
+  end.device_reserved_bytes = held.reserved_bytes;
+  end.text = fmt::format(
+      "caliber run end {}: {} rows, {} failed, wall {:.1f} s, exit {}{}\n"
+      "  memory after the run: host rss {:.1f} MiB, device allocated {:.1f} MiB, reserved {:.1f} "
+      "MiB (pid {})\n  artifacts: {}\n",
+      identity.end_time, end.rows, end.failed, end.wall_s, end.exit_code,
+      end.fatal.empty() ? "" : "  DEVICE FATAL: " + error_summary(end.fatal),
+      static_cast<double>(end.host_rss_bytes) / kMiB,
+      static_cast<double>(end.device_allocated_bytes) / kMiB,
+      static_cast<double>(end.device_reserved_bytes) / kMiB, getpid(), c.artifacts.string());
+  each_sink([&](RunSink& s) { s.end(identity, end); });
+  return end.exit_code;
+}
+
+}  // namespace caliber

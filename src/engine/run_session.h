@@ -1,0 +1,67 @@
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "backend/backend_descriptor.h"
+#include "backend/device_info.h"
+#include "backend/timer_plan.h"
+#include "core/caliber_options.h"
+#include "core/dtype.h"
+#include "core/run_identity.h"
+#include "core/shape_set.h"
+#include "engine/provider/provider.h"
+#include "engine/run_sink.h"
+#include "ops/op_def.h"
+#include "timing/measure_options.h"
+
+namespace caliber {
+
+// Everything one run needs, typed and validated before any device work (the CLI converts the
+// knobs into it).
+struct RunConfig {
+  const OpDef* op = nullptr;
+  const BackendDescriptor* backend = nullptr;
+  int device_index = 0;
+  DeviceInfo device;
+  TimerPlan timers;
+  MeasureOptions measure;
+  std::vector<DType> dtypes;
+  ShapeSet shapes;
+  std::vector<size_t> case_indices;  // the cases this run takes (after --shard)
+  std::string level;                 // for the tables' headings
+  TunerMode tuner = TunerMode::kOff;
+  std::string tuner_file;
+  std::filesystem::path peaks_file;  // where the device's peaks are cached
+  std::string state_dir;             // for ops that keep state across attempts
+  std::filesystem::path artifacts;   // named by the end banner
+};
+
+// One run of one op: opens the device (DeviceContext), measures every case dtype by dtype
+// (CaseRunner), and hands the rows to its sinks as they come. Returns the exit code: 0 every row
+// succeeded, 1 some failed, 3 device fatal (the run stops; what was written stays valid).
+class RunSession {
+ public:
+  // `candidate` may be null (the baseline only).
+  RunSession(const RunConfig& config, Provider* candidate, std::vector<RunSink*> sinks)
+      : config_(config), candidate_(candidate), sinks_(std::move(sinks)) {}
+
+  // `identity` is complete but for its end time, which the session sets; the end banner's wall
+  // time counts from `started` (the candidate's import included).
+  int run(RunIdentity identity, const std::string& banner,
+          std::chrono::steady_clock::time_point started);
+
+ private:
+  template <typename F>
+  void each_sink(F&& f) {
+    for (RunSink* sink : sinks_) f(*sink);
+  }
+
+  const RunConfig& config_;
+  Provider* candidate_;
+  std::vector<RunSink*> sinks_;
+};
+
+}  // namespace caliber
