@@ -38,8 +38,10 @@ OpDef unary(const char* name, CallFn call, Domain domain = Domain::kNormal) {
 std::vector<OpDef> unary_ops() {
   using A = Args;
   std::vector<OpDef> ops = {
-      unary("abs", [](A& a) { return a.t[0].abs(); }).dtypes(ops::float_and_int()),
-      unary("abs_", [](A& a) { return a.t[0].abs_(); }).inplace(),
+      unary("abs", [](A& a) { return a.t[0].abs(); })
+          .aliases({"absolute"})  // torch.absolute is abs (aten::absolute is its alias)
+          .dtypes(ops::float_and_int()),
+      unary("abs_", [](A& a) { return a.t[0].abs_(); }).aliases({"absolute_"}).inplace(),
       unary("neg", [](A& a) { return a.t[0].neg(); }).dtypes(ops::float_and_int()),
       unary("neg_", [](A& a) { return a.t[0].neg_(); }).inplace(),
       unary("exp", [](A& a) { return a.t[0].exp(); }),
