@@ -8,6 +8,7 @@
 #include <ATen/ops/layer_norm.h>
 #include <ATen/ops/rms_norm.h>
 
+#include "engine/input_detail.h"
 #include "ops/builders.h"
 #include "ops/families.h"
 
@@ -41,6 +42,26 @@ void weight_norm_inputs(const BuildContext& c, Args& a) {
   std::vector<int64_t> g_shape(d.size(), 1);
   g_shape[0] = d[0];
   a.t = {ops::random(c, d), ops::random(c, g_shape, ops::Domain::kPositive)};
+}
+
+// FlagGems' order: layer_norm (x, normalized_shape, weight, bias), group_norm (x, groups,
+// weight, bias), rms_norm (x, normalized_shape, weight).
+SizeDetail layer_detail(const Args& a) {
+  return SizeDetail{}
+      .arg(size_of(a.t[0]))
+      .arg(PyValue::ints(a.lists[0]))
+      .arg(size_of(a.t[1]))
+      .arg(size_of(a.t[2]));
+}
+SizeDetail group_detail(const Args& a) {
+  return SizeDetail{}
+      .arg(size_of(a.t[0]))
+      .arg(PyValue::of(a.i[0]))
+      .arg(size_of(a.t[1]))
+      .arg(size_of(a.t[2]));
+}
+SizeDetail rms_detail(const Args& a) {
+  return SizeDetail{}.arg(size_of(a.t[0])).arg(PyValue::ints(a.lists[0])).arg(size_of(a.t[1]));
 }
 
 OpDef norm(const char* name, BuildFn inputs, CallFn call) {
@@ -79,11 +100,15 @@ std::vector<OpDef> norm_ops() {
   };
   auto rms_norm = [](A& a) { return at::rms_norm(a.t[0], a.lists[0], a.t[1], 1e-6); };
   std::vector<OpDef> ops = {
-      norm("layer_norm", layer_inputs, layer).aten({"aten::native_layer_norm"}),
+      norm("layer_norm", layer_inputs, layer)
+          .aten({"aten::native_layer_norm"})
+          .detail(layer_detail),
       norm("layer_norm_backward", layer_inputs, layer)
           .backward()
           .aten({"aten::native_layer_norm_backward"}),
-      norm("group_norm", channel_inputs, group).aten({"aten::native_group_norm"}),
+      norm("group_norm", channel_inputs, group)
+          .aten({"aten::native_group_norm"})
+          .detail(group_detail),
       norm("group_norm_backward", channel_inputs, group)
           .backward()
           .aten({"aten::native_group_norm_backward"}),
@@ -101,7 +126,9 @@ std::vector<OpDef> norm_ops() {
            [](A& a) { return at::_weight_norm(a.t[0], a.t[1], 0); })
           .shape_key("GenericBenchmarkExcluse1D")
           .aten({"aten::_weight_norm_interface"}),
-      rms("rms_norm", rms_norm).aten({"aten::rms_norm", "aten::_fused_rms_norm"}),
+      rms("rms_norm", rms_norm)
+          .aten({"aten::rms_norm", "aten::_fused_rms_norm"})
+          .detail(rms_detail),
       rms("rms_norm_backward", rms_norm).backward().aten({"aten::_fused_rms_norm_backward"}),
   };
   return ops;

@@ -68,6 +68,18 @@ SizeDetail topk_detail(const Args& a) {
       .kwarg("dim", PyValue::of(a.i[1]));
 }
 
+// test_sort.py / test_argsort.py pass dim and descending (and stable) by keyword.
+DetailFn sort_keywords(bool descending, bool stable) {
+  return [descending, stable](const Args& a) {
+    SizeDetail d;
+    d.arg(size_of(a.t[0]))
+        .kwarg("dim", PyValue::of(-1))
+        .kwarg("descending", PyValue::flag(descending));
+    if (stable) d.kwarg("stable", PyValue::flag(true));
+    return d;
+  };
+}
+
 }  // namespace
 
 std::vector<OpDef> sort_ops() {
@@ -75,9 +87,11 @@ std::vector<OpDef> sort_ops() {
   const BuildFn one = ops::tensors(1);
   std::vector<OpDef> ops = {
       sorting("sort", one, [](A& a) { return std::get<0>(a.t[0].sort(-1)); })
+          .detail(sort_keywords(false, false))
           .dtypes(ops::float_and_int()),
       sorting("sort_stable", one,
               [](A& a) { return std::get<0>(a.t[0].sort(/*stable=*/true, -1, false)); })
+          .detail(sort_keywords(false, true))
           .aten({"aten::sort.stable"})
           .dtypes(ops::float_and_int()),
       sorting("sort_descending", one, [](A& a) { return std::get<0>(a.t[0].sort(-1, true)); })
@@ -95,6 +109,7 @@ std::vector<OpDef> sort_ops() {
                        .reshape(d)};
           },
           [](A& a) { return a.t[0].argsort(int64_t{-1}, false); })
+          .detail(sort_keywords(false, false))
           .aten({"aten::sort"})
           .dtypes({DType::kFloat32, DType::kInt32}),
       // TopKBenchmark.set_shapes replaces the shape list (shapes/core.yaml: TopKBenchmark), and
