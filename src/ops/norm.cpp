@@ -60,6 +60,18 @@ SizeDetail group_detail(const Args& a) {
       .arg(size_of(a.t[1]))
       .arg(size_of(a.t[2]));
 }
+SizeDetail batch_detail(const Args& a) {
+  return SizeDetail{}
+      .arg(size_of(a.t[0]))
+      .arg(size_of(a.t[1]))
+      .arg(size_of(a.t[2]))
+      .arg(PyValue::none())
+      .arg(PyValue::none())
+      .arg(PyValue::flag(true))
+      .arg(PyValue::real_number(0.1))
+      .arg(PyValue::real_number(1e-5))
+      .arg(PyValue::flag(true));
+}
 SizeDetail rms_detail(const Args& a) {
   return SizeDetail{}.arg(size_of(a.t[0])).arg(PyValue::ints(a.lists[0])).arg(size_of(a.t[1]));
 }
@@ -96,7 +108,8 @@ std::vector<OpDef> norm_ops() {
   auto layer = [](A& a) { return at::layer_norm(a.t[0], a.lists[0], a.t[1], a.t[2]); };
   auto group = [](A& a) { return at::group_norm(a.t[0], a.i[0], a.t[1], a.t[2]); };
   auto batch = [](A& a) {
-    return at::batch_norm(a.t[0], a.t[1], a.t[2], {}, {}, /*training=*/true, 0.1, 1e-5, false);
+    // test_batch_norm.py: torch.batch_norm without running statistics, cudnn_enabled=True.
+    return at::batch_norm(a.t[0], a.t[1], a.t[2], {}, {}, /*training=*/true, 0.1, 1e-5, true);
   };
   auto rms_norm = [](A& a) { return at::rms_norm(a.t[0], a.lists[0], a.t[1], 1e-6); };
   std::vector<OpDef> ops = {
@@ -113,6 +126,7 @@ std::vector<OpDef> norm_ops() {
           .backward()
           .aten({"aten::native_group_norm_backward"}),
       norm("batch_norm", channel_inputs, batch)
+          .detail(batch_detail)
           .aten({"aten::native_batch_norm", "aten::_native_batch_norm_legit"}),
       norm("batch_norm_backward", channel_inputs, batch)
           .backward()
