@@ -13,7 +13,7 @@ start=$(date +%s)
 
 # chromium: the report tests open the generated HTML in it (headless).
 apt_packages=(cmake ninja-build g++ python3-dev python3-venv libcli11-dev libyaml-cpp-dev
-  nlohmann-json3-dev libfmt-dev libgtest-dev libgmock-dev pybind11-dev chromium)
+  nlohmann-json3-dev libfmt-dev zlib1g-dev libgtest-dev libgmock-dev pybind11-dev chromium)
 if [ "${CALIBER_SKIP_APT:-0}" != 1 ]; then
   missing=()
   for p in "${apt_packages[@]}"; do

@@ -44,6 +44,15 @@ std::vector<OpDef> build_registry() {
       throw Error(ErrorKind::kInternal, "op defined twice: " + op.name());
     }
   }
+  // An alias answers for one op only, and never shadows an op's own name.
+  for (const auto& op : ops) {
+    for (const auto& alias : op.aliases()) {
+      if (!seen.insert(alias).second) {
+        throw Error(ErrorKind::kInternal,
+                    "name given twice: " + alias + " (alias of " + op.name() + ")");
+      }
+    }
+  }
   return ops;
 }
 
@@ -86,6 +95,14 @@ const OpDef& find_op(const std::string& name, const std::string& knob) {
   for (size_t i = 0; i < near.size() && i < 5; ++i) names.push_back(near[i].second);
   throw_usage("{}: '{}' is not an op (closest: {}; `caliber ops` lists all {})", knob, name,
               fmt::join(names, ", "), all_ops().size());
+}
+
+const OpDef* find_op_answering(const std::string& name) {
+  if (const OpDef* op = find_op_or_null(name)) return op;
+  for (const auto& op : all_ops()) {
+    if (op.answers_to(name)) return &op;
+  }
+  return nullptr;
 }
 
 std::vector<const OpDef*> ops_in_family(Family family) {
