@@ -154,8 +154,14 @@ std::vector<OpDef> binary_variant_ops() {
                             {"polar", "polar"},
                             {"special_chebyshev_polynomial_v", "special_chebyshev_polynomial_v"},
                         });
-  // hermite_polynomial_h's degrees: FlagGems' randint(0, 10) as floats.
-  add(binary(kFloat32, Domain::kSmallInt),
+  // hermite_polynomial_h's degrees: FlagGems' randint(0, 10) as floats. Near a root of H_n the
+  // float32 recurrence cancels terms of up to 2^n |x|^n, so an x ~ N(0, 1) there is off by more
+  // than float32's tolerance from the float64 reference: 24 of 400 random [64, 64] draws failed
+  // at tolerance 1, none at 10 (the occasional failure of OpsCommand.VerifyPassesOnCpu).
+  add(
+      [kFloat32](const std::string& name) {
+        return binary(kFloat32, Domain::kSmallInt)(name).tolerance(10);
+      },
       {{"special_hermite_polynomial_h", "special_hermite_polynomial_h"}});
   // Degree n = 3 as a Python int: the n_scalar overloads.
   add(
