@@ -3,7 +3,7 @@
 # then run the named stages, logging under $OUT. At most 8 files come back from a device call, so
 # each stage writes into $OUT/work/<stage>/ and the folder is packed into $OUT/<stage>.tgz.
 #
-#   bench/device.sh verify runs          # stages: devices verify runs backward tuner timers screen blas_ab flaggems flaggems_dropin warmup_blas sync_memory generic_ab build_before use:before|current families:ISO:DEVS:NAME
+#   bench/device.sh verify runs          # stages: devices verify runs backward tuner timers screen blas_ab flaggems flaggems_dropin flaggems_inputs warmup_blas sync_memory generic_ab build_before use:before|current families:ISO:DEVS:NAME
 #   bench/device.sh core:worker:0,1:w2a core:op:0,1:op2 compare:w2a:op2 flaggems
 #
 # Screens (`core:ISOLATION:DEVICES:NAME`) go to runs/device/NAME, a git-ignored folder that stays
@@ -106,6 +106,12 @@ for stage in "$@"; do
       CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-0} OUT=$dir CALIBER_DEVICE_BUILD=$build \
         DROPIN_LIMIT_S=$(($(left) - 150)) bash "$here/bench/flaggems_dropin.sh"
       tail -60 "$dir/dropin.log" ;;
+    flaggems_inputs)
+      # Issue 15: FlagGems' own benchmark for its Size Detail (bench/flaggems_inputs.sh; FILES or
+      # FILES_FROM pick the test files, default all). Needs no caliber build: run it with
+      # CALIBER_SKIP_BUILD=1. The archive is for bench/results/flaggems-inputs/.
+      OUT=$dir DEADLINE_S=$(left) bash "$here/bench/flaggems_inputs.sh" 2>&1 | tail -20
+      mv "$dir"/flaggems-inputs-*.tgz "$OUT/" 2>/dev/null ;;
     warmup_blas)
       # Parallel tuner warmup: mm's comprehensive record pass sharded over WARMUP_GPUS GPUs
       # (default every GPU; WARMUP_GPUS=1 is the one-GPU reference).

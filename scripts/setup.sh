@@ -15,7 +15,8 @@ start=$(date +%s)
 # OpenCL runtime on the host, the device under torch-opencl (below) for the out-of-tree backend
 # tests.
 apt_packages=(cmake ninja-build g++ python3-dev python3-venv libcli11-dev libyaml-cpp-dev
-  nlohmann-json3-dev libfmt-dev libgtest-dev libgmock-dev pybind11-dev chromium pocl-opencl-icd)
+  nlohmann-json3-dev libfmt-dev zlib1g-dev libgtest-dev libgmock-dev pybind11-dev chromium
+  pocl-opencl-icd)
 if [ "${CALIBER_SKIP_APT:-0}" != 1 ]; then
   missing=()
   for p in "${apt_packages[@]}"; do

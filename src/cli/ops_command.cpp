@@ -6,6 +6,7 @@
 
 #include "backend/registry.h"
 #include "cli/command.h"
+#include "cli/ops_parity.h"
 #include "cli/run_config.h"
 #include "core/data_paths.h"
 #include "core/error.h"
@@ -25,6 +26,8 @@ struct OpsOptions {
   bool as_json = false;
   bool verify = false;
   std::string dismiss_file;
+  std::string inventory_dir;
+  std::vector<std::string> fidelity_logs;
 };
 
 std::vector<const OpDef*> selected_ops(const OpsOptions& o, const Knobs& knobs) {
@@ -200,8 +203,23 @@ void add_ops_command(CLI::App& app, CommandAction& action) {
                 "reference; exit 1 when any fails");
   cmd->add_option("--dismiss-file", options->dismiss_file,
                   "dismiss list (default: ops/dismiss.yaml)");
+  cmd->add_option("--inventory", options->inventory_dir,
+                  "FlagGems' benchmark/ folder: each mark of its test_*.py covered, dismissed or "
+                  "missing");
+  cmd->add_option("--fidelity", options->fidelity_logs,
+                  "FlagGems benchmark logs (plain, .gz, .tgz): its printed Size Detail against "
+                  "caliber's inputs for the same cases")
+      ->expected(1, -1);
   cmd->callback([&action, options] {
-    action = [options] { return options->verify ? verify_ops(*options) : list_ops(*options); };
+    action = [options] {
+      if (!options->inventory_dir.empty()) {
+        return print_inventory(options->inventory_dir, options->dismiss_file, options->as_json);
+      }
+      if (!options->fidelity_logs.empty()) {
+        return print_fidelity(options->fidelity_logs, options->as_json);
+      }
+      return options->verify ? verify_ops(*options) : list_ops(*options);
+    };
   });
 }
 

@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "ops/args.h"
+#include "ops/input_detail.h"
 
 namespace caliber {
 
@@ -48,15 +49,6 @@ double nbytes(const at::Tensor& t) {
 
 std::string size_text(at::IntArrayRef sizes) {
   return fmt::format("torch.Size([{}])", fmt::join(sizes, ", "));
-}
-
-std::string detail_of(const Args& a) {
-  std::vector<std::string> items;
-  for (const auto& t : a.t) items.push_back(size_text(t.sizes()));
-  for (int64_t v : a.i) items.push_back(std::to_string(v));
-  for (double v : a.f) items.push_back(fmt::format("{}", v));
-  for (const auto& l : a.lists) items.push_back(fmt::format("[{}]", fmt::join(l, ", ")));
-  return fmt::format("[{}]", fmt::join(items, ", "));
 }
 
 // Prepares `s` to run on `args`: in-place reset, the backward graph, the timed call.
@@ -230,7 +222,7 @@ OpInstance instantiate(const OpDef& op, const ShapeCase& shape, DType dtype,
     for (const auto& t : args.t) {
       state->shapes.push_back(std::vector<int64_t>(t.sizes().begin(), t.sizes().end()));
     }
-    state->detail = detail_of(args);
+    state->detail = size_detail_of(op, args).to_string();
     prepare(*state, std::move(args), nullptr);
     const Args& a = state->args;
     if (op.bytes()) {

@@ -4,6 +4,7 @@
 
 #include "ops/builders.h"
 #include "ops/families.h"
+#include "ops/input_detail.h"
 
 namespace caliber {
 namespace {
@@ -44,6 +45,28 @@ OpDef ternary(const char* name, CallFn call, Domain third = Domain::kNormal) {
       .shape_keys({"GenericBenchmark"})
       .more_shapes(ops::generic_more_shapes())
       .inputs(operands({Domain::kNormal, Domain::kNormal, third}));
+}
+
+// x and a float FlagGems' input_fn passes after it (pow_tensor_scalar: 0.001, clamp_max: 3.14).
+BuildFn tensor_and_scalar(double scalar) {
+  return [scalar](const BuildContext& c, Args& a) {
+    operands({Domain::kNormal})(c, a);
+    a.f = {scalar};
+  };
+}
+
+// addcmul/addcdiv: test_addcmul.py passes value=0.5 by keyword.
+BuildFn with_value(BuildFn operands_fn, double value) {
+  return [operands_fn, value](const BuildContext& c, Args& a) {
+    operands_fn(c, a);
+    a.f = {value};
+  };
+}
+
+SizeDetail value_keyword(const Args& a) {
+  SizeDetail d;
+  for (const auto& t : a.t) d.arg(size_of(t));
+  return d.kwarg("value", PyValue::real_number(a.f[0]));
 }
 
 }  // namespace
@@ -127,20 +150,29 @@ std::vector<OpDef> binary_ops() {
       with_scalar("mul_scalar", [](A& a) { return a.t[0].mul(0.5); }).aten({"aten::mul.Scalar"}),
       with_scalar("eq_scalar", [](A& a) { return a.t[0].eq(0.5); }).aten({"aten::eq.Scalar"}),
       with_scalar("gt_scalar", [](A& a) { return a.t[0].gt(0.5); }).aten({"aten::gt.Scalar"}),
-      with_scalar("pow_tensor_scalar", [](A& a) { return a.t[0].pow(3); })
+      with_scalar("pow_tensor_scalar", [](A& a) { return a.t[0].pow(a.f[0]); })
+          .inputs(tensor_and_scalar(0.001))
           .aten({"aten::pow.Tensor_Scalar"}),
       with_scalar("clamp", [](A& a) { return a.t[0].clamp(-0.5, 0.5); }),
       with_scalar("clamp_", [](A& a) { return a.t[0].clamp_(-0.5, 0.5); }).inplace(),
       with_scalar("clamp_min", [](A& a) { return a.t[0].clamp_min(0.0); }),
-      with_scalar("clamp_max", [](A& a) { return a.t[0].clamp_max(0.0); }),
+      with_scalar("clamp_max", [](A& a) { return a.t[0].clamp_max(a.f[0]); })
+          .inputs(tensor_and_scalar(3.14)),
       // 0.5 is exact in every float type: a threshold that rounds differently in bf16 than
       // in the float64 reference would flip elements that sit on it.
       with_scalar("threshold", [](A& a) { return at::threshold(a.t[0], 0.5, 20.0); }),
       ternary("lerp", [](A& a) { return a.t[0].lerp(a.t[1], a.t[2]); }).aten({"aten::lerp.Tensor"}),
-      ternary("addcmul", [](A& a) { return a.t[0].addcmul(a.t[1], a.t[2]); }),
-      ternary("addcmul_", [](A& a) { return a.t[0].addcmul_(a.t[1], a.t[2]); }).inplace(),
+      ternary("addcmul", [](A& a) { return a.t[0].addcmul(a.t[1], a.t[2], a.f[0]); })
+          .inputs(with_value(operands({Domain::kNormal, Domain::kNormal, Domain::kNormal}), 0.5))
+          .detail(value_keyword),
+      ternary("addcmul_", [](A& a) { return a.t[0].addcmul_(a.t[1], a.t[2], a.f[0]); })
+          .inputs(with_value(operands({Domain::kNormal, Domain::kNormal, Domain::kNormal}), 0.5))
+          .detail(value_keyword)
+          .inplace(),
       ternary(
-          "addcdiv", [](A& a) { return a.t[0].addcdiv(a.t[1], a.t[2]); }, kPos),
+          "addcdiv", [](A& a) { return a.t[0].addcdiv(a.t[1], a.t[2], a.f[0]); }, kPos)
+          .inputs(with_value(operands({Domain::kNormal, Domain::kNormal, kPos}), 0.5))
+          .detail(value_keyword),
       ternary("clamp_tensor", [](A& a) { return a.t[0].clamp(a.t[1], a.t[2]); })
           .aten({"aten::clamp.Tensor"}),
   };

@@ -16,6 +16,7 @@
 #include "core/error.h"
 #include "ops/builders.h"
 #include "ops/families.h"
+#include "ops/variants.h"
 
 namespace caliber {
 namespace {
@@ -63,6 +64,13 @@ void bmm_inputs(const BuildContext& c, Args& a) {
 void baddbmm_inputs(const BuildContext& c, Args& a) {
   Gemm g = gemm_of(c);
   a.t = {ops::random(c, {g.b, g.m, g.n}), ops::random(c, {g.b, g.m, g.k}),
+         second_operand(c, {g.b}, g.k, g.n)};
+}
+
+// addbmm: an [M, N] bias plus the sum over B of [M, K] x [K, N].
+void addbmm_inputs(const BuildContext& c, Args& a) {
+  Gemm g = gemm_of(c);
+  a.t = {ops::random(c, {g.m, g.n}), ops::random(c, {g.b, g.m, g.k}),
          second_operand(c, {g.b}, g.k, g.n)};
 }
 
@@ -194,6 +202,23 @@ std::vector<OpDef> blas_ops() {
       vector_product("dot", [](A& a) { return at::dot(a.t[0], a.t[1]); }),
       vector_product("vdot", [](A& a) { return at::vdot(a.t[0], a.t[1]); }),
   };
+  // In-place and out= variants of the rows above, on the same builders (src/ops/variants.h).
+  auto gemm = [mnk](BuildFn inputs) -> ops::Prototype {
+    return [=](const std::string& name) { return blas(name.c_str(), inputs, {}).flops(mnk); };
+  };
+  auto matrix_vector = [](BuildFn inputs, CountFn flops) -> ops::Prototype {
+    return [=](const std::string& name) { return mv_outer(name.c_str(), inputs, {}, flops); };
+  };
+  auto add = [&ops](const ops::Prototype& proto, const std::vector<ops::Row>& rows) {
+    for (auto& op : ops::derive_all(proto, rows)) ops.push_back(std::move(op));
+  };
+  add(gemm(mm_inputs), {{"mm", "mm", ops::kOut}});
+  add(gemm(addmm_inputs), {{"addmm", "addmm", ops::kOut}});
+  add(gemm(bmm_inputs), {{"bmm", "bmm", ops::kOut}});
+  add(gemm(baddbmm_inputs), {{"baddbmm", "baddbmm", ops::kInplace | ops::kOut}});
+  add(gemm(addbmm_inputs), {{"addbmm", "addbmm", ops::kBaseInplace}});
+  add(matrix_vector(addmv_inputs, matrix_flops), {{"addmv", "addmv", ops::kInplace | ops::kOut}});
+  add(matrix_vector(addr_inputs, outer_flops), {{"addr", "addr", ops::kInplace}});
   return ops;
 }
 

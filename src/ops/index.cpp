@@ -25,6 +25,7 @@
 
 #include "ops/builders.h"
 #include "ops/families.h"
+#include "ops/input_detail.h"
 
 namespace caliber {
 namespace {
@@ -37,11 +38,23 @@ std::pair<int64_t, int64_t> rows_cols(const BuildContext& c) {
   return {rows, cols};
 }
 
-// x [M, N], index[M / 2] along dim 0 (index_select, index_add, index_copy, index_fill).
+// x [M, N], index[M / 2] along dim 0 (index_add, index_copy, index_fill).
 void row_index_inputs(const BuildContext& c, Args& a) {
   auto [m, n] = rows_cols(c);
   int64_t picked = std::max<int64_t>(m / 2, 1);
   a.t = {ops::random(c, {m, n}), ops::indices(c, {picked}, m), ops::random(c, {picked, n})};
+}
+
+// FlagGems' test_index_select.py: x [M, N], dim 0, and floor(0.1 * M) random row indices (it
+// prints the dim between the two tensors).
+void index_select_inputs(const BuildContext& c, Args& a) {
+  auto [m, n] = rows_cols(c);
+  a.t = {ops::random(c, {m, n}), ops::indices(c, {m / 10}, m)};
+  a.i = {0};
+}
+
+SizeDetail tensor_dim_index_detail(const Args& a) {
+  return SizeDetail{}.arg(size_of(a.t[0])).arg(PyValue::of(a.i[0])).arg(size_of(a.t[1]));
 }
 
 // x [M, N], index [M, N/2] along dim 1 with a source of the index's shape (gather, scatter).
@@ -110,9 +123,9 @@ std::string one_hot_beyond_flaggems(const Shape& shape) {
 std::vector<OpDef> index_ops() {
   using A = Args;
   std::vector<OpDef> ops = {
-      select("index_select", row_index_inputs,
-             [](A& a) { return at::index_select(a.t[0], 0, a.t[1]); })
-          .dtypes(ops::float_and_int()),
+      select("index_select", index_select_inputs,
+             [](A& a) { return at::index_select(a.t[0], a.i[0], a.t[1]); })
+          .detail(tensor_dim_index_detail),
       select("index_add", row_index_inputs,
              [](A& a) { return at::index_add(a.t[0], 0, a.t[1], a.t[2]); })
           .tolerance(4),

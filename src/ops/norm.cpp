@@ -10,6 +10,7 @@
 
 #include "ops/builders.h"
 #include "ops/families.h"
+#include "ops/input_detail.h"
 
 namespace caliber {
 namespace {
@@ -41,6 +42,38 @@ void weight_norm_inputs(const BuildContext& c, Args& a) {
   std::vector<int64_t> g_shape(d.size(), 1);
   g_shape[0] = d[0];
   a.t = {ops::random(c, d), ops::random(c, g_shape, ops::Domain::kPositive)};
+}
+
+// FlagGems' order: layer_norm (x, normalized_shape, weight, bias), group_norm (x, groups,
+// weight, bias), rms_norm (x, normalized_shape, weight).
+SizeDetail layer_detail(const Args& a) {
+  return SizeDetail{}
+      .arg(size_of(a.t[0]))
+      .arg(PyValue::ints(a.lists[0]))
+      .arg(size_of(a.t[1]))
+      .arg(size_of(a.t[2]));
+}
+SizeDetail group_detail(const Args& a) {
+  return SizeDetail{}
+      .arg(size_of(a.t[0]))
+      .arg(PyValue::of(a.i[0]))
+      .arg(size_of(a.t[1]))
+      .arg(size_of(a.t[2]));
+}
+SizeDetail batch_detail(const Args& a) {
+  return SizeDetail{}
+      .arg(size_of(a.t[0]))
+      .arg(size_of(a.t[1]))
+      .arg(size_of(a.t[2]))
+      .arg(PyValue::none())
+      .arg(PyValue::none())
+      .arg(PyValue::flag(true))
+      .arg(PyValue::real_number(0.1))
+      .arg(PyValue::real_number(1e-5))
+      .arg(PyValue::flag(true));
+}
+SizeDetail rms_detail(const Args& a) {
+  return SizeDetail{}.arg(size_of(a.t[0])).arg(PyValue::ints(a.lists[0])).arg(size_of(a.t[1]));
 }
 
 OpDef norm(const char* name, BuildFn inputs, CallFn call) {
@@ -75,19 +108,25 @@ std::vector<OpDef> norm_ops() {
   auto layer = [](A& a) { return at::layer_norm(a.t[0], a.lists[0], a.t[1], a.t[2]); };
   auto group = [](A& a) { return at::group_norm(a.t[0], a.i[0], a.t[1], a.t[2]); };
   auto batch = [](A& a) {
-    return at::batch_norm(a.t[0], a.t[1], a.t[2], {}, {}, /*training=*/true, 0.1, 1e-5, false);
+    // test_batch_norm.py: torch.batch_norm without running statistics, cudnn_enabled=True.
+    return at::batch_norm(a.t[0], a.t[1], a.t[2], {}, {}, /*training=*/true, 0.1, 1e-5, true);
   };
   auto rms_norm = [](A& a) { return at::rms_norm(a.t[0], a.lists[0], a.t[1], 1e-6); };
   std::vector<OpDef> ops = {
-      norm("layer_norm", layer_inputs, layer).aten({"aten::native_layer_norm"}),
+      norm("layer_norm", layer_inputs, layer)
+          .aten({"aten::native_layer_norm"})
+          .detail(layer_detail),
       norm("layer_norm_backward", layer_inputs, layer)
           .backward()
           .aten({"aten::native_layer_norm_backward"}),
-      norm("group_norm", channel_inputs, group).aten({"aten::native_group_norm"}),
+      norm("group_norm", channel_inputs, group)
+          .aten({"aten::native_group_norm"})
+          .detail(group_detail),
       norm("group_norm_backward", channel_inputs, group)
           .backward()
           .aten({"aten::native_group_norm_backward"}),
       norm("batch_norm", channel_inputs, batch)
+          .detail(batch_detail)
           .aten({"aten::native_batch_norm", "aten::_native_batch_norm_legit"}),
       norm("batch_norm_backward", channel_inputs, batch)
           .backward()
@@ -101,7 +140,9 @@ std::vector<OpDef> norm_ops() {
            [](A& a) { return at::_weight_norm(a.t[0], a.t[1], 0); })
           .shape_key("GenericBenchmarkExcluse1D")
           .aten({"aten::_weight_norm_interface"}),
-      rms("rms_norm", rms_norm).aten({"aten::rms_norm", "aten::_fused_rms_norm"}),
+      rms("rms_norm", rms_norm)
+          .aten({"aten::rms_norm", "aten::_fused_rms_norm"})
+          .detail(rms_detail),
       rms("rms_norm_backward", rms_norm).backward().aten({"aten::_fused_rms_norm_backward"}),
   };
   return ops;

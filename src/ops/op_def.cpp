@@ -97,6 +97,19 @@ OpDef& OpDef::aten(std::vector<std::string> names) {
   return *this;
 }
 
+OpDef& OpDef::aliases(std::vector<std::string> names) {
+  aliases_ = std::move(names);
+  return *this;
+}
+OpDef& OpDef::detail(DetailFn detail) {
+  detail_ = std::move(detail);
+  return *this;
+}
+
+bool OpDef::answers_to(const std::string& name) const {
+  return name == name_ || std::find(aliases_.begin(), aliases_.end(), name) != aliases_.end();
+}
+
 bool OpDef::supports(DType dtype) const {
   return std::find(dtypes_.begin(), dtypes_.end(), dtype) != dtypes_.end();
 }

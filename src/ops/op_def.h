@@ -7,6 +7,7 @@
 #include "core/dtype.h"
 #include "core/shape.h"
 #include "core/shape_resolver.h"
+#include "core/size_detail.h"
 #include "ops/family.h"
 
 // Torch types only by name: this header is read by layers that must not pay for torch's
@@ -30,6 +31,9 @@ using CheckFn = std::function<std::string(const Args&, const at::Tensor& out)>;
 // Why the op leaves `shape` out (its output would not fit in any device's memory), or "" when it
 // runs there. The shape files are shared by many ops; FlagGems' tests filter them per op.
 using SkipShapeFn = std::function<std::string(const Shape&)>;
+// FlagGems' "Size Detail" of one case: the arguments its input_fn yields, in its order, with its
+// keyword names. Without one, the inputs print as tensors, integers, floats, lists.
+using DetailFn = std::function<SizeDetail(const Args&)>;
 
 // One benchmarked operator, written as a row of a table: see src/ops/ for the families.
 class OpDef {
@@ -58,6 +62,9 @@ class OpDef {
   OpDef& host_sync(bool on = true);  // the call waits for the device (nonzero, masked_select)
   OpDef& rng(bool on = true);        // the call draws from the default generator
   OpDef& aten(std::vector<std::string> names);  // what the call dispatches to
+  // Other names FlagGems' benchmark marks this op with (`absolute` for `abs`).
+  OpDef& aliases(std::vector<std::string> names);
+  OpDef& detail(DetailFn detail);
 
   const std::string& name() const { return name_; }
   Family family() const { return family_; }
@@ -80,6 +87,9 @@ class OpDef {
   bool rng() const { return rng_; }
   // ATen operator names the call dispatches to ("aten::mm"); "aten::" + name unless given.
   const std::vector<std::string>& aten() const { return aten_; }
+  const std::vector<std::string>& aliases() const { return aliases_; }
+  bool answers_to(const std::string& name) const;  // its name or one of its aliases
+  const DetailFn& detail() const { return detail_; }
   bool supports(DType dtype) const;
   std::vector<std::string> flag_names() const;  // "inplace", "backward", ...
 
@@ -106,6 +116,8 @@ class OpDef {
   bool host_sync_ = false;
   bool rng_ = false;
   std::vector<std::string> aten_;
+  std::vector<std::string> aliases_;
+  DetailFn detail_;
 };
 
 }  // namespace caliber

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "core/error.h"
+#include "ops/derived_families.h"
 #include "ops/families.h"
 
 namespace caliber {
@@ -20,17 +21,36 @@ bool selftest_enabled() {
 
 std::vector<OpDef> build_registry() {
   std::vector<OpDef> ops;
-  // The selftest fault ops exist only when asked for.
-#define CALIBER_FAMILY_ADD(value, name, table)                    \
-  if (Family::value != Family::kSelftest || selftest_enabled()) { \
-    for (auto& op : table()) ops.push_back(std::move(op));        \
+  // The family tables, then the tables whose rows derive ATen variants (ops/derived_families.h),
+  // then the selftest fault ops, which exist only when asked for.
+#define CALIBER_FAMILY_ADD(value, name, table)             \
+  if (Family::value != Family::kSelftest) {                \
+    for (auto& op : table()) ops.push_back(std::move(op)); \
   }
   CALIBER_FAMILIES(CALIBER_FAMILY_ADD)
 #undef CALIBER_FAMILY_ADD
+  for (auto derived :
+       {unary_variant_ops, binary_variant_ops, reduction_variant_ops, tensor_variant_ops,
+        construct_variant_ops, index_variant_ops, padding_ops, upsample_ops, pooling_ops, view_ops,
+        linalg_ops, loss_variant_ops, norm_variant_ops}) {
+    for (auto& op : derived()) ops.push_back(std::move(op));
+  }
+  if (selftest_enabled()) {
+    for (auto& op : selftest_ops()) ops.push_back(std::move(op));
+  }
   std::set<std::string> seen;
   for (const auto& op : ops) {
     if (!seen.insert(op.name()).second) {
       throw Error(ErrorKind::kInternal, "op defined twice: " + op.name());
+    }
+  }
+  // An alias answers for one op only, and never shadows an op's own name.
+  for (const auto& op : ops) {
+    for (const auto& alias : op.aliases()) {
+      if (!seen.insert(alias).second) {
+        throw Error(ErrorKind::kInternal,
+                    "name given twice: " + alias + " (alias of " + op.name() + ")");
+      }
     }
   }
   return ops;
@@ -75,6 +95,14 @@ const OpDef& find_op(const std::string& name, const std::string& knob) {
   for (size_t i = 0; i < near.size() && i < 5; ++i) names.push_back(near[i].second);
   throw_usage("{}: '{}' is not an op (closest: {}; `caliber ops` lists all {})", knob, name,
               fmt::join(names, ", "), all_ops().size());
+}
+
+const OpDef* find_op_answering(const std::string& name) {
+  if (const OpDef* op = find_op_or_null(name)) return op;
+  for (const auto& op : all_ops()) {
+    if (op.answers_to(name)) return &op;
+  }
+  return nullptr;
 }
 
 std::vector<const OpDef*> ops_in_family(Family family) {

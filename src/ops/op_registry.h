@@ -16,6 +16,8 @@ const std::vector<OpDef>& all_ops();
 // unknown.
 const OpDef& find_op(const std::string& name, const std::string& knob = "--op");
 const OpDef* find_op_or_null(const std::string& name);
+// The op with that name or alias (FlagGems' mark names), or nullptr.
+const OpDef* find_op_answering(const std::string& name);
 std::vector<const OpDef*> ops_in_family(Family family);
 std::vector<Family> families_present();
 

@@ -11,14 +11,25 @@
 
 #include "ops/builders.h"
 #include "ops/families.h"
+#include "ops/input_detail.h"
 
 namespace caliber {
 namespace {
 
 using ops::Domain;
 
+// UnaryReductionBenchmark yields (x, 1), or (x,) alone when x is 1-D (the op then reduces
+// everything, which for one dim is the same as along dim 0).
+SizeDetail reduction_detail(const Args& a) {
+  SizeDetail d;
+  d.arg(size_of(a.t[0]));
+  if (a.t[0].dim() > 1) d.arg(PyValue::of(a.i[0]));
+  return d;
+}
+
 OpDef reduction(const char* name, CallFn call, Domain domain = Domain::kNormal) {
   return OpDef(name)
+      .detail(reduction_detail)
       .family(Family::kReduction)
       .shape_key("UnaryReductionBenchmark")
       .more_shapes(ops::reduction_more_shapes())

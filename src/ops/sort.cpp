@@ -12,6 +12,7 @@
 
 #include "ops/builders.h"
 #include "ops/families.h"
+#include "ops/input_detail.h"
 
 namespace caliber {
 namespace {
@@ -37,6 +38,48 @@ void isin_inputs(const BuildContext& c, Args& a) {
   a.t = {ops::random(c, d), ops::random(c, {std::max<int64_t>(d.back(), 2)})};
 }
 
+// FlagGems' test_topk.py: (M, N) with k = 5 (N when N <= 5), (M, N, k), or ((shape), k); always
+// along the last dim, and all passed by keyword.
+void topk_inputs(const BuildContext& c, Args& a) {
+  const Shape& s = c.shape_case.shape;
+  std::vector<int64_t> x;
+  int64_t k = 0;
+  if (s.items.size() == 2 && s.items[0].kind == ShapeValue::Kind::kList) {
+    for (const auto& v : s.items[0].items) x.push_back(v.integer);
+    k = s.items[1].integer;
+  } else {
+    auto d = c.dims();
+    if (d.size() == 3) {
+      x = {d[0], d[1]};
+      k = d[2];
+    } else {
+      x = d;
+      k = std::min<int64_t>(d.back(), 5);
+    }
+  }
+  a.t = {ops::random(c, x)};
+  a.i = {k, -1};
+}
+
+SizeDetail topk_detail(const Args& a) {
+  return SizeDetail{}
+      .kwarg("x", size_of(a.t[0]))
+      .kwarg("k", PyValue::of(a.i[0]))
+      .kwarg("dim", PyValue::of(a.i[1]));
+}
+
+// test_sort.py / test_argsort.py pass dim and descending (and stable) by keyword.
+DetailFn sort_keywords(bool descending, bool stable) {
+  return [descending, stable](const Args& a) {
+    SizeDetail d;
+    d.arg(size_of(a.t[0]))
+        .kwarg("dim", PyValue::of(-1))
+        .kwarg("descending", PyValue::flag(descending));
+    if (stable) d.kwarg("stable", PyValue::flag(true));
+    return d;
+  };
+}
+
 }  // namespace
 
 std::vector<OpDef> sort_ops() {
@@ -44,9 +87,11 @@ std::vector<OpDef> sort_ops() {
   const BuildFn one = ops::tensors(1);
   std::vector<OpDef> ops = {
       sorting("sort", one, [](A& a) { return std::get<0>(a.t[0].sort(-1)); })
+          .detail(sort_keywords(false, false))
           .dtypes(ops::float_and_int()),
       sorting("sort_stable", one,
               [](A& a) { return std::get<0>(a.t[0].sort(/*stable=*/true, -1, false)); })
+          .detail(sort_keywords(false, true))
           .aten({"aten::sort.stable"})
           .dtypes(ops::float_and_int()),
       sorting("sort_descending", one, [](A& a) { return std::get<0>(a.t[0].sort(-1, true)); })
@@ -64,11 +109,16 @@ std::vector<OpDef> sort_ops() {
                        .reshape(d)};
           },
           [](A& a) { return a.t[0].argsort(int64_t{-1}, false); })
+          .detail(sort_keywords(false, false))
           .aten({"aten::sort"})
           .dtypes({DType::kFloat32, DType::kInt32}),
-      sorting("topk", one,
-              [](A& a) { return std::get<0>(a.t[0].topk(std::min<int64_t>(a.t[0].size(-1), 64))); })
-          .shape_key("TopKBenchmark"),
+      // TopKBenchmark.set_shapes replaces the shape list (shapes/core.yaml: TopKBenchmark), and
+      // so level=comprehensive adds nothing.
+      sorting("topk", topk_inputs, [](A& a) { return std::get<0>(a.t[0].topk(a.i[0], a.i[1])); })
+          .shape_key("TopKBenchmark")
+          .shape_desc("M, N[, k] or ((shape), k)")
+          .more_shapes({})
+          .detail(topk_detail),
       sorting("kthvalue", one,
               [](A& a) { return std::get<0>(at::kthvalue(a.t[0], (a.t[0].size(-1) + 1) / 2)); })
           .shape_key("KthvalueBenchmark"),

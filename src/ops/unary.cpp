@@ -38,6 +38,7 @@ OpDef unary(const char* name, CallFn call, Domain domain = Domain::kNormal) {
 std::vector<OpDef> unary_ops() {
   using A = Args;
   std::vector<OpDef> ops = {
+      // absolute, absolute_ and absolute_out are ops of their own (unary_variants.cpp).
       unary("abs", [](A& a) { return a.t[0].abs(); }).dtypes(ops::float_and_int()),
       unary("abs_", [](A& a) { return a.t[0].abs_(); }).inplace(),
       unary("neg", [](A& a) { return a.t[0].neg(); }).dtypes(ops::float_and_int()),

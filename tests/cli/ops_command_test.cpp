@@ -25,7 +25,8 @@ TEST(OpsCommand, VerifyPassesOnCpu) {
   auto j = nlohmann::json::parse(r.output);
   EXPECT_EQ(j["counts"].value("failed", 0), 0);
   EXPECT_GE(j["counts"]["verified"].get<int>(), 450);  // >= 150 ops x their dtypes
-  EXPECT_LT(j["seconds"].get<double>(), 60.0);
+  // 780 ops x their dtypes since issue 15: 72 s on the shared 2-core host (2026-11-30).
+  EXPECT_LT(j["seconds"].get<double>(), 240.0);
 }
 
 TEST(OpsCommand, VerifyListsDismissedOpsWithTheirReason) {

@@ -1,0 +1,25 @@
+#pragma once
+
+#include <vector>
+
+#include "ops/op_def.h"
+
+namespace caliber {
+
+// Family tables whose rows name an ATen operator and derive its in-place and out= variants
+// (src/ops/variants.h), one function per file of src/ops/.
+std::vector<OpDef> unary_variant_ops();
+std::vector<OpDef> binary_variant_ops();
+std::vector<OpDef> reduction_variant_ops();
+std::vector<OpDef> tensor_variant_ops();
+std::vector<OpDef> construct_variant_ops();
+std::vector<OpDef> index_variant_ops();
+std::vector<OpDef> padding_ops();
+std::vector<OpDef> upsample_ops();
+std::vector<OpDef> pooling_ops();
+std::vector<OpDef> view_ops();
+std::vector<OpDef> linalg_ops();
+std::vector<OpDef> loss_variant_ops();
+std::vector<OpDef> norm_variant_ops();
+
+}  // namespace caliber

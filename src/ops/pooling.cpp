@@ -1,0 +1,94 @@
+// Pooling by its ATen operators on the shapes FlagGems' pooling benchmarks list in code (keyed
+// by their class in shapes/core.yaml), with their common case: kernel 3, stride 2, padding 1.
+#include <ATen/ops/adaptive_max_pool2d.h>
+
+#include "ops/builders.h"
+#include "ops/derived_families.h"
+#include "ops/variants.h"
+
+namespace caliber {
+namespace {
+
+using ops::ArgValue;
+using ops::kBase;
+
+// float32 first: some CPU pooling kernels lack Half/BFloat16 (ops/dismiss.yaml).
+ops::Prototype pool(const char* key, const char* desc, BuildFn inputs) {
+  return [=](const std::string& name) {
+    return OpDef(name)
+        .dtypes({DType::kFloat32, DType::kFloat16, DType::kBFloat16})
+        .family(Family::kConv)
+        .shape_key(key)
+        .shape_desc(desc)
+        .inputs(inputs)
+        .flops(ops::input_numel)
+        .tolerance(2);
+  };
+}
+
+std::vector<ArgValue> window(int spatial) {
+  auto each = [spatial](int64_t v) { return std::vector<int64_t>(spatial, v); };
+  return {{"kernel_size", each(3)}, {"stride", each(2)}, {"padding", each(1)}};
+}
+
+// The shape's first dims are the input, its last `outputs` numbers the output size.
+BuildFn input_and_output_size(size_t outputs) {
+  return [outputs](const BuildContext& c, Args& a) {
+    auto d = c.dims();
+    a.t = {ops::random(c, std::vector<int64_t>(d.begin(), d.end() - outputs))};
+    a.lists = {std::vector<int64_t>(d.end() - outputs, d.end())};
+  };
+}
+
+}  // namespace
+
+std::vector<OpDef> pooling_ops() {
+  std::vector<OpDef> out;
+  auto add = [&out](const ops::Prototype& proto, const std::vector<ops::Row>& rows) {
+    for (auto& op : ops::derive_all(proto, rows)) out.push_back(std::move(op));
+  };
+  add(pool("AvgPool1dBenchmark", "N, C, L", ops::tensors(1)),
+      {{"avg_pool1d", "avg_pool1d", kBase, window(1)}});
+  add(pool("AvgPool3dBenchmark", "N, C, D, H, W", ops::tensors(1)),
+      {{"avg_pool3d", "avg_pool3d", kBase, window(3)}});
+  add(
+      [](const std::string& name) {
+        return pool("AvgPool3dBenchmark", "N, C, D, H, W", ops::tensors(1))(name).backward();
+      },
+      {{"avg_pool3d_backward", "avg_pool3d", kBase, window(3)}});
+  out.back().aten({"aten::avg_pool3d_backward"});  // what the timed autograd call dispatches
+  add(pool("MaxPool3dBenchmark", "N, C, D, H, W", ops::tensors(1)),
+      {{"max_pool3d", "max_pool3d", kBase, window(3)}});
+  add(pool("MaxPool2dBenchmark", "N, C, H, W", ops::tensors(1)),
+      {{"max_pool2d_with_indices", "max_pool2d_with_indices", kBase, window(2)}});
+  add(pool("AdaptiveAvgPool1dBenchmark", "N, C, L",
+           [](const BuildContext& c, Args& a) {
+             a.t = {ops::random(c, c.dims())};
+             a.lists = {{7}};
+           }),
+      {{"adaptive_avg_pool1d", "adaptive_avg_pool1d"}});
+  add(pool("AdaptiveMaxPool2dBenchmark", "N, C, H, W, OUT_H, OUT_W", input_and_output_size(2)),
+      {{"adaptive_max_pool2d", "adaptive_max_pool2d"}});
+  // Backward of adaptive pooling to (OUT_H, OUT_W): (grad_output, input[, indices]).
+  auto adaptive_backward = [](bool indices) -> BuildFn {
+    return [indices](const BuildContext& c, Args& a) {
+      auto d = c.dims();
+      at::Tensor x = ops::random(c, {d[0], d[1], d[2], d[3]});
+      if (indices) {
+        auto [values, where] = at::adaptive_max_pool2d(x, {d[4], d[5]});
+        a.t = {ops::random(c, values.sizes()), x, where};
+      } else {
+        a.t = {ops::random(c, {d[0], d[1], d[4], d[5]}), x};
+      }
+    };
+  };
+  add(pool("AdaptiveAvgPool2dBackwardBenchmark", "N, C, H, W, OUT_H, OUT_W",
+           adaptive_backward(false)),
+      {{"adaptive_avg_pool2d_backward", "_adaptive_avg_pool2d_backward"}});
+  add(pool("AdaptiveMaxPool2dBackwardBenchmark", "N, C, H, W, OUT_H, OUT_W",
+           adaptive_backward(true)),
+      {{"adaptive_max_pool2d_backward", "adaptive_max_pool2d_backward"}});
+  return out;
+}
+
+}  // namespace caliber

@@ -1,0 +1,103 @@
+// Upsampling by its ATen operators on UpsampleBenchmark's (N, C, H, W), with FlagGems' input_fn
+// geometry: 1-D ops upsample (N, C, H * W) to twice its length, 3-D ops (N, C, 4, H / 4, W / 4)
+// to twice each dim, 2-D ops (N, C, H, W) to (2H, 2W); align_corners False.
+#include "ops/builders.h"
+#include "ops/derived_families.h"
+#include "ops/variants.h"
+
+namespace caliber {
+namespace {
+
+using ops::kBase;
+
+BuildFn one_d() {
+  return [](const BuildContext& c, Args& a) {
+    auto d = c.dims();
+    const int64_t length = d[2] * d[3];
+    a.t = {ops::random(c, {d[0], d[1], length})};
+    a.lists = {{2 * length}};
+  };
+}
+
+BuildFn two_d() {
+  return [](const BuildContext& c, Args& a) {
+    auto d = c.dims();
+    a.t = {ops::random(c, {d[0], d[1], d[2], d[3]})};
+    a.lists = {{2 * d[2], 2 * d[3]}};
+  };
+}
+
+BuildFn three_d() {
+  return [](const BuildContext& c, Args& a) {
+    auto d = c.dims();
+    const int64_t depth = 4, height = d[2] / depth, width = d[3] / 4;
+    a.t = {ops::random(c, {d[0], d[1], depth, height, width})};
+    a.lists = {{2 * depth, 2 * height, 2 * width}};
+  };
+}
+
+// FlagGems' nearest_exact benchmarks: the shape is the input, the output twice its last dims.
+BuildFn exact(int spatial) {
+  return [spatial](const BuildContext& c, Args& a) {
+    auto d = c.dims();
+    a.t = {ops::random(c, d)};
+    std::vector<int64_t> size(d.end() - spatial, d.end());
+    for (auto& s : size) s *= 2;
+    a.lists = {size};
+  };
+}
+
+ops::Prototype upsample(BuildFn inputs, const char* key = "UpsampleBenchmark") {
+  return [=](const std::string& name) {
+    return OpDef(name)
+        .family(Family::kConv)
+        .shape_key(key)
+        .shape_desc("N, C, H, W")
+        .inputs(inputs)
+        .flops(ops::output_numel)
+        .tolerance(2);
+  };
+}
+
+}  // namespace
+
+std::vector<OpDef> upsample_ops() {
+  const ops::ArgValue kNoAlign{"align_corners", false};
+  std::vector<OpDef> out;
+  auto add = [&out](const ops::Prototype& proto, const std::vector<ops::Row>& rows) {
+    for (auto& op : ops::derive_all(proto, rows)) out.push_back(std::move(op));
+  };
+  add(upsample(one_d()), {
+                             {"upsample_nearest1d", "upsample_nearest1d"},
+                             {"upsample_linear1d", "upsample_linear1d", kBase, {kNoAlign}},
+                         });
+  // float32 first: ATen's CPU anti-aliased kernels lack Half/BFloat16 (ops/dismiss.yaml).
+  add(
+      [](const std::string& name) {
+        return upsample(two_d())(name).dtypes({DType::kFloat32, DType::kFloat16, DType::kBFloat16});
+      },
+      {
+          {"upsample_bicubic2d_aa", "_upsample_bicubic2d_aa", kBase, {kNoAlign}},
+          {"upsample_bilinear2d_aa", "_upsample_bilinear2d_aa", kBase, {kNoAlign}},
+      });
+  add(upsample(three_d()), {
+                               {"upsample_nearest3d", "upsample_nearest3d"},
+                               {"upsample_trilinear3d", "upsample_trilinear3d", kBase, {kNoAlign}},
+                           });
+  add(upsample(exact(1), "UpsampleNearestExact1dBenchmark"),
+      {{"upsample_nearest_exact1d", "_upsample_nearest_exact1d"}});
+  add(upsample(exact(2), "UpsampleNearestExact2dBenchmark"),
+      {{"upsample_nearest_exact2d", "_upsample_nearest_exact2d"}});
+  // _upsample_nearest_exact2d_backward(ones of the (2H, 2W) output, output size, input size).
+  add(upsample(
+          [](const BuildContext& c, Args& a) {
+            auto d = c.dims();
+            a.t = {ops::random(c, {d[0], d[1], 2 * d[2], 2 * d[3]})};
+            a.lists = {{2 * d[2], 2 * d[3]}, d};
+          },
+          "UpsampleNearestExact2dBackwardBenchmark"),
+      {{"upsample_nearest_exact2d_backward", "_upsample_nearest_exact2d_backward"}});
+  return out;
+}
+
+}  // namespace caliber

@@ -1,0 +1,52 @@
+#include "ops/variants.h"
+
+#include <ATen/ops/empty_like.h>
+
+namespace caliber::ops {
+
+std::string variant_mark(const std::string& mark, Variant v) {
+  if (v == kInplace) return mark + "_";
+  if (v == kOut) return mark + "_out";
+  return mark;
+}
+
+std::string variant_aten(const std::string& aten, Variant v) {
+  auto dot = aten.find('.');
+  std::string name = aten.substr(0, dot);
+  std::string overload = dot == std::string::npos ? "" : aten.substr(dot + 1);
+  if (v == kInplace) name += "_";
+  if (v == kOut) overload = overload.empty() ? "out" : overload + "_out";
+  return overload.empty() ? name : name + "." + overload;
+}
+
+std::vector<OpDef> derive(const Prototype& proto, const Row& row) {
+  std::vector<OpDef> out;
+  for (Variant v : {kBase, kInplace, kOut}) {
+    if ((row.variants & v) == 0) continue;
+    const std::string aten =
+        "aten::" + (v == kOut && !row.out_aten.empty() ? row.out_aten : variant_aten(row.aten, v));
+    OpDef op = proto(variant_mark(row.mark, v));
+    op.call(aten_call(aten, row.fixed)).aten({aten});
+    if (v == kInplace) op.inplace();
+    if (v == kOut) {
+      BuildFn build = op.inputs();
+      CallFn base = aten_call("aten::" + row.aten, row.fixed);
+      op.inputs([build, base](const BuildContext& c, Args& a) {
+        build(c, a);
+        a.t.push_back(at::empty_like(base(a)));
+      });
+    }
+    out.push_back(std::move(op));
+  }
+  return out;
+}
+
+std::vector<OpDef> derive_all(const Prototype& proto, const std::vector<Row>& rows) {
+  std::vector<OpDef> out;
+  for (const Row& row : rows) {
+    for (auto& op : derive(proto, row)) out.push_back(std::move(op));
+  }
+  return out;
+}
+
+}  // namespace caliber::ops
