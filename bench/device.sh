@@ -244,7 +244,7 @@ for stage in "$@"; do
       done
       grep -h "device api" "$dir"/generic/ops/*/run.log | sort | uniq -c | head -3
       timed compare_generic_cuda "$caliber" compare "$dir/generic" "$dir/cuda_a" \
-        --allow-mismatch device_api -o "$dir/compare_generic_cuda"
+        -o "$dir/compare_generic_cuda"
       timed compare_cuda_cuda "$caliber" compare "$dir/cuda_b" "$dir/cuda_a" \
         -o "$dir/compare_cuda_cuda"
       head -30 "$dir/compare_generic_cuda.txt"

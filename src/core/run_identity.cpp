@@ -26,8 +26,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunIdentity, backend, device_mod
 const std::vector<std::string>& number_changing_fields() {
   static const std::vector<std::string> fields = {
       "backend", "device_model", "timer",  "cache",     "repeat",     "policy",
-      "level",   "tuner_mode",   "dtypes", "shape_set", "shape_mode", "use_flagtune",
-      "device_api"};
+      "level",   "tuner_mode",   "dtypes", "shape_set", "shape_mode", "use_flagtune"};
   return fields;
 }
 
