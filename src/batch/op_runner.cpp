@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <csignal>
 #include <set>
+#include <thread>
 
 #include "batch/parallel_warmup.h"
 #include "core/dtype.h"
@@ -11,6 +13,18 @@
 
 namespace caliber {
 namespace {
+
+// A child killed by a signal that also stops the batch (scancel signals every process of the
+// Slurm step, a terminal's Ctrl-C the whole foreground group) died of the stop, not of its op,
+// even when it died before the batch's own handler ran: wait briefly for that handler to say so.
+bool killed_by_the_batchs_stop(const AttemptOutcome& a, const std::atomic<bool>& stop) {
+  if (a.state != OpState::kCrashed) return false;
+  if (a.signal != SIGTERM && a.signal != SIGINT && a.signal != SIGHUP) return false;
+  for (int i = 0; i < 40 && !stop.load(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return stop.load();
+}
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
@@ -84,6 +98,9 @@ std::vector<AttemptOutcome> OpRunner::run_with_retries(RunRequest request, Lane&
     // Only a first attempt goes to the worker; a retry runs in a fresh process.
     bool in_worker = first_in_worker && n == 1;
     attempts.push_back(lane.attempt(request, in_worker));
+    if (killed_by_the_batchs_stop(attempts.back(), stop_)) {
+      attempts.back().state = OpState::kInterrupted;
+    }
     const AttemptOutcome& a = attempts.back();
     dir_.log(fmt::format("{} ({}) attempt {} on device {} in {}: {} after {:.1f} s{}", request.op,
                          what, n, lane.device(), in_worker ? "worker" : "process",

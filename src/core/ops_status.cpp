@@ -16,7 +16,7 @@
 namespace caliber {
 namespace {
 
-constexpr std::array<std::pair<OpState, const char*>, 10> kStateNames = {{
+constexpr std::array<std::pair<OpState, const char*>, 12> kStateNames = {{
     {OpState::kPending, "pending"},
     {OpState::kOk, "ok"},
     {OpState::kPartial, "partial"},
@@ -27,6 +27,8 @@ constexpr std::array<std::pair<OpState, const char*>, 10> kStateNames = {{
     {OpState::kBadInput, "bad_input"},
     {OpState::kDismissed, "dismissed"},
     {OpState::kInterrupted, "interrupted"},
+    {OpState::kTaskEnded, "task_ended"},
+    {OpState::kNotRun, "not_run"},
 }};
 
 int int_or(const std::string& text, int fallback) {
@@ -57,6 +59,7 @@ const char* to_string(OpState state) {
 std::optional<OpState> op_state_from_string(const std::string& text) {
   const std::string lowered = to_lower(text);
   if (lowered == "success" || lowered == "passed") return OpState::kOk;
+  if (lowered.rfind("task_", 0) == 0 && lowered.size() > 5) return OpState::kTaskEnded;
   for (const auto& [s, name] : kStateNames) {
     if (lowered == name) return s;
   }
@@ -64,12 +67,12 @@ std::optional<OpState> op_state_from_string(const std::string& text) {
 }
 
 bool is_final(OpState state) {
-  return state != OpState::kPending && state != OpState::kInterrupted;
+  return state != OpState::kPending && state != OpState::kInterrupted &&
+         state != OpState::kTaskEnded && state != OpState::kNotRun;
 }
 
 bool is_failure(OpState state) {
-  return state != OpState::kPending && state != OpState::kOk && state != OpState::kDismissed &&
-         state != OpState::kInterrupted;
+  return is_final(state) && state != OpState::kOk && state != OpState::kDismissed;
 }
 
 const char* const kStatusCsvHeader =

@@ -22,10 +22,16 @@ enum class OpState {
   kBadInput,
   kDismissed,
   kInterrupted,
+  // Written only by a Slurm sweep's merge: the op never finished because its array task ended
+  // (cancelled, timed out, node failure: the task's fate, named in the slurm_state column), or
+  // its shard never started. Neither is a failure of the op; resubmitting resumes both.
+  kTaskEnded,  // "task_<slurm state>", e.g. task_cancelled
+  kNotRun,
 };
 
 const char* to_string(OpState state);
-// Case-insensitive; "success" and "passed" read as ok, as files of the Python harness say.
+// Case-insensitive; "success" and "passed" read as ok, as files of the Python harness say, and
+// every "task_<slurm state>" as kTaskEnded.
 std::optional<OpState> op_state_from_string(const std::string& text);
 // A final state is recorded in a .complete marker; a resumed batch does not redo the op.
 bool is_final(OpState state);

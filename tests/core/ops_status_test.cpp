@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/error.h"
+
 namespace caliber {
 namespace {
 
@@ -56,6 +58,20 @@ TEST(OpStatus, InterruptedAndPendingAreNotFinal) {
   EXPECT_TRUE(is_final(OpState::kHung));
   EXPECT_TRUE(is_failure(OpState::kPartial));
   EXPECT_FALSE(is_failure(OpState::kDismissed));
+}
+
+TEST(OpStatus, ASlurmMergesTaskStatesReadAsTheTasksFateNotTheOps) {
+  auto rows = parse_status_csv(std::string(kStatusCsvHeader) +
+                               "\nadd,task_cancelled,0,,,cpu,,,0,,,\nmm,not_run,0,,,cpu,,,0,,,\n");
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].state, OpState::kTaskEnded);
+  EXPECT_EQ(rows[1].state, OpState::kNotRun);
+  for (const auto& r : rows) {
+    EXPECT_FALSE(is_final(r.state));    // a resubmitted sweep redoes them
+    EXPECT_FALSE(is_failure(r.state));  // and they are not counted as op failures
+  }
+  EXPECT_EQ(op_state_from_string("task_"), std::nullopt);
+  EXPECT_THROW(parse_status_csv("op,status\nadd,exploded\n"), Error);
 }
 
 }  // namespace

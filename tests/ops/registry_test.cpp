@@ -4,10 +4,19 @@
 #include <set>
 
 #include "core/error.h"
+#include "ops/op_def.h"
 #include "ops/op_registry.h"
 
 namespace caliber {
 namespace {
+
+TEST(OpDef, AnswersToItsNameAndItsAliasesOnly) {
+  OpDef op("abs");
+  op.aliases({"absolute_value"});
+  EXPECT_TRUE(op.answers_to("abs"));
+  EXPECT_TRUE(op.answers_to("absolute_value"));
+  EXPECT_FALSE(op.answers_to("absolute"));
+}
 
 TEST(OpRegistry, HasAtLeast150OpsInAtLeast12Families) {
   EXPECT_GE(all_ops().size(), 150u);

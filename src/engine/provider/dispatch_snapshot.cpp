@@ -31,6 +31,9 @@ std::vector<c10::DispatchKey> deciding_keys(const std::string& device_type) {
 }
 
 std::string identity_of(const c10::OperatorHandle& op, const std::vector<c10::DispatchKey>& keys) {
+  // A library may register a kernel for an operator no one has def()ed (FlagGems does for
+  // aten::isfinite.out): the dispatcher knows its name but asking for its kernels throws.
+  if (!op.hasSchema()) return "<no schema>\n";
   std::string identity;
   for (const auto key : keys) {
     identity += c10::toString(key);
