@@ -1,6 +1,6 @@
-#include <cstdint>
-
 #include "engine/device/cuda/read_flush_kernel.h"
+
+#include <cstdint>
 
 namespace caliber::cuda {
 namespace {
