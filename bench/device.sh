@@ -27,7 +27,7 @@ say "configure + build"
 [ -n "${CALIBER_SKIP_BUILD:-}" ] || cmake -S "$here" -B "$build" -G Ninja -DCALIBER_PYTHON="$(command -v python3)" -DCALIBER_CUDA=ON \
   -DCMAKE_CUDA_ARCHITECTURES=90 -DTORCH_CUDA_ARCH_LIST=9.0 -DCALIBER_BUILD_TESTS=OFF \
   >"$OUT/work/build.log" 2>&1 &&
-  ninja -C "$build" -j 16 -k 0 caliber >>"$OUT/work/build.log" 2>&1 ||
+  ninja -C "$build" -j 16 -k 0 caliber validate_timers >>"$OUT/work/build.log" 2>&1 ||
   { grep -E "error|Error" -A5 "$OUT/work/build.log" | head -60; exit 1; }
 
 timed() {  # timed NAME CMD...: runs CMD, its output in work/<stage>/NAME.txt, wall time reported
@@ -199,7 +199,11 @@ for stage in "$@"; do
       wc -l "$dir/tunableop.csv"; head -5 "$dir/tunableop.csv"
       grep -h "SUCCESS\|FAILED" "$dir"/run_mm_tuner_*.txt | head -20 ;;
     timers)
-      OUT=$dir CALIBER_DEVICE_BUILD=$build CALIBER_VALIDATE_BUDGET_S=${TIMERS_BUDGET_S:-300} \
+      # Issues 3 and 22. validate_timers.sh builds its own target inside its budget, so that
+      # `CALIBER_SKIP_BUILD=1 TIMERS_BUDGET_S=450 bash bench/device.sh timers` is one call of
+      # about 460 s on a fresh machine, build included (the build above also makes the target,
+      # so that on a warm machine the whole budget goes to the measurements).
+      OUT=$dir CALIBER_DEVICE_BUILD=$build CALIBER_VALIDATE_BUDGET_S=${TIMERS_BUDGET_S:-450} \
         "$here/bench/validate_timers.sh" ;;
     screen)
       # Two screens of the same ops back to back (process per op, then persistent workers):

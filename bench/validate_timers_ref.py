@@ -3,9 +3,23 @@
 
   bench       triton.testing.do_bench and do_bench_cudagraph, `--repeats` times each, with wall time
   ncu-target  each case a few times between marker kernels, for ncu's gpu__time_duration
-  merge       caliber's JSON + the above -> one list of rows (case, timer, median_us, cv_pct,
-              wall_s, ncu_us, ...), and the full table on stdout
-  summary     one line per case against the issue's targets (kernel vs ncu, CV, adaptive wall)
+  merge       caliber's JSON + the above -> one list of rows (case, timer, cache, flush_method,
+              median_us, cv_pct, wall_s, kernel_only_us, activities_per_call, ncu_us,
+              ncu_kernels, ...), and the full table on stdout
+  summary     one line per case against the issues' targets (kernel vs ncu, CV, adaptive wall),
+              then issue 22's table: kernel hot / cold under each flush method beside ncu
+
+Row fields a script reads (timers-h200.json, one object per row):
+  cache, flush_method   "hot", or "cold" with the flush method ("write": the memset flush of runs
+                        1-2; "read", "write_read"; do_bench rows: "zero_256MB", its cache.zero_())
+  median_us, cv_pct     the timer's median over the repeats and its CV across them
+  kernel_only_us        kernel timer only: median over repeats of the kernels' summed time per
+                        call (memsets and memcpys left out, as ncu leaves them out)
+  activities_per_call   kernel timer only: {"kernels", "memsets", "memcpys", "kernel_us",
+                        "memset_us", "memcpy_us", "calls", "counts_vary"} of the first repeat
+  ncu_us, ncu_kernels   ncu's median summed gpu__time_duration of one call in the row's cache
+                        state, and how many kernels it profiled per call
+  kernel_target_ok      |kernel_only_us - ncu_us| <= max(2% of ncu_us, 1.2 us x ncu_kernels)
 
 The marker kernel (torch.cuda._sleep, a kernel named spin_kernel) splits ncu's kernel list into
 groups whose order the target writes down, so no NVTX filtering is needed and one ncu process
@@ -101,6 +115,8 @@ def bench(args):
             row = {"case": name, "timer": tool_name, "policy": "fixed",
                    # do_bench zeroes a 256 MB buffer before every call; the graph variant does not.
                    "cache": "cold" if tool_name == "do_bench" else "hot"}
+            if tool_name == "do_bench":
+                row["flush_method"] = "zero_256MB"
             if error:
                 row["error"] = error
             if latencies:
@@ -155,7 +171,8 @@ def read_ncu_csv(path):
 
 
 def ncu_medians_us(csv_path, plan_path):
-    """case -> median over the measured calls of the summed kernel durations of one call."""
+    """case -> (median over the measured calls of the summed kernel durations of one call,
+    the most frequent number of kernels ncu profiled in one call)."""
     try:
         with open(plan_path) as f:
             plan = json.load(f)
@@ -173,11 +190,23 @@ def ncu_medians_us(csv_path, plan_path):
               "ncu_us left empty", file=sys.stderr)
         return {}
     print(f"merge: {csv_path}: {len(groups)} marker groups, as planned", file=sys.stderr)
-    per_case = {}
+    per_case, counts = {}, {}
     for entry, durations in zip(plan, groups):
         if entry["call"] > 0:
             per_case.setdefault(entry["case"], []).append(sum(durations) / 1e3)
-    return {case: statistics.median(v) for case, v in per_case.items()}
+            counts.setdefault(entry["case"], []).append(len(durations))
+    return {case: (statistics.median(v), most_frequent(counts[case]))
+            for case, v in per_case.items()}
+
+
+def most_frequent(values):
+    """The most frequent value, the smaller one on a tie (as caliber's activity summary)."""
+    return min(set(values), key=lambda v: (-values.count(v), v))
+
+
+def kernel_target_ok(kernel_only_us, ncu_us, kernels):
+    """Issue 22's target: |kernel_only_us - ncu_us| <= max(2% of ncu_us, 1.2 us x kernels)."""
+    return abs(kernel_only_us - ncu_us) <= max(0.02 * ncu_us, 1.2 * max(kernels, 1))
 
 
 def merge(args):
@@ -196,20 +225,33 @@ def merge(args):
         out.setdefault("median_us", None)
         out.setdefault("cv_pct", None)
         out.setdefault("wall_s", None)
-        out["ncu_us"] = ncu.get(row.get("cache", "hot"), {}).get(row["case"])
-        if out["median_us"] is not None and out["ncu_us"]:
-            out["delta_vs_ncu_pct"] = (out["median_us"] / out["ncu_us"] - 1) * 100
+        if out.get("cache") == "cold":
+            out.setdefault("flush_method", "write")  # rows of runs before flush methods
+        ncu_us, ncu_kernels = ncu.get(row.get("cache", "hot"), {}).get(row["case"], (None, None))
+        out["ncu_us"], out["ncu_kernels"] = ncu_us, ncu_kernels
+        if out["median_us"] is not None and ncu_us:
+            out["delta_vs_ncu_pct"] = (out["median_us"] / ncu_us - 1) * 100
+        if out.get("kernel_only_us") is not None and ncu_us:
+            out["kernel_only_delta_us"] = out["kernel_only_us"] - ncu_us
+            out["kernel_target_ok"] = kernel_target_ok(out["kernel_only_us"], ncu_us,
+                                                       ncu_kernels or 1)
         merged.append(out)
     with open(args.out, "w") as f:
         json.dump(merged, f, indent=1)
-    fmt = "{:<28} {:<19} {:<8} {:<4} {:>10} {:>7} {:>7} {:>10} {:>8}"
-    print(fmt.format("case", "timer", "policy", "$", "median_us", "cv_pct", "wall_s", "ncu_us",
-                     "d_ncu%"))
+    fmt = "{:<28} {:<19} {:<8} {:<15} {:>10} {:>7} {:>7} {:>9} {:<16} {:>10} {:>5} {:>8}"
+    print(fmt.format("case", "timer", "policy", "cache", "median_us", "cv_pct", "wall_s",
+                     "kernel_us", "activities", "ncu_us", "ncu_k", "d_ncu%"))
     num = lambda v, spec: "-" if v is None else format(v, spec)
     for r in merged:
-        print(fmt.format(r["case"], r["timer"], r.get("policy", ""), r.get("cache", "")[:4],
+        cache = r.get("cache", "")
+        if r.get("flush_method"):
+            cache += "/" + r["flush_method"]
+        a = r.get("activities_per_call")
+        acts = f"k={a['kernels']} s={a['memsets']} c={a['memcpys']}" if a else "-"
+        print(fmt.format(r["case"], r["timer"], r.get("policy", ""), cache[:15],
                          num(r["median_us"], ".2f"), num(r["cv_pct"], ".2f"),
-                         num(r["wall_s"], ".3f"), num(r["ncu_us"], ".2f"),
+                         num(r["wall_s"], ".3f"), num(r.get("kernel_only_us"), ".2f"), acts,
+                         num(r["ncu_us"], ".2f"), num(r.get("ncu_kernels"), "d"),
                          num(r.get("delta_vs_ncu_pct"), "+.1f")) +
               ("  " + r["error"][:60] if r.get("error") else ""))
 
@@ -219,39 +261,54 @@ def cv_limit_pct(median_us):
     return 0.5 if median_us >= 20 else 1.5
 
 
+FLUSH_METHODS = ("write", "read", "write_read")
+
+
 def summary(args):
-    """One line per case: kernel vs ncu (hot, cold), the worst CV of graph/batch/kernel against
-    its limit, and the adaptive policy's slowest wall time against do_bench's."""
+    """One line per case against the targets: kernel_only_us vs ncu (hot, and cold under each
+    flush method; issue 22's target), the worst CV of graph/batch/kernel against its limit, and
+    the adaptive policy's slowest wall time against do_bench's. Then issue 22's table: hot, old
+    cold (write) and new cold (read, write_read) beside ncu cold."""
     with open(args.merged) as f:
         rows = json.load(f)
     by_case = {}
     for r in rows:
         by_case.setdefault(r["case"], []).append(r)
     num = lambda v, spec: "-" if v is None else format(v, spec)
-    print("case                       kernel/ncu hot          kernel/ncu cold         "
-          "worst CV g/b/k (limit)      adaptive wall vs do_bench")
-    misses = 0
+
+    def find(case_rows, timer, policy=None, cache="hot", flush=None):
+        for r in case_rows:
+            if (r["timer"] == timer and r.get("cache") == cache and
+                    (policy is None or r.get("policy") == policy) and
+                    (flush is None or r.get("flush_method") == flush) and
+                    r.get("median_us") is not None):
+                return r
+        return None
+
+    def vs_ncu(r):
+        """(cell text, missed?) of one kernel row against ncu by issue 22's target."""
+        if r is None:
+            return "-", False
+        value = r.get("kernel_only_us", r["median_us"])
+        if r.get("ncu_us") is None:
+            return f"{value:.2f}/no ncu", False
+        ok = r.get("kernel_target_ok", False)
+        return (f"{value:.2f}/{r['ncu_us']:.2f} {value - r['ncu_us']:+.2f} "
+                f"{'ok' if ok else 'MISS'}"), not ok
+
+    print("case                       kernel_only/ncu hot    " +
+          " ".join(f"cold {m:<17}" for m in FLUSH_METHODS) +
+          " worst CV g/b/k (limit)      adaptive wall vs do_bench")
+    misses = {"hot": 0, "cv": 0, "wall": 0, **{m: 0 for m in FLUSH_METHODS}}
     for case, case_rows in by_case.items():
-        def find(timer, policy=None, cache="hot"):
-            for r in case_rows:
-                if (r["timer"] == timer and r.get("cache") == cache and
-                        (policy is None or r.get("policy") == policy) and
-                        r.get("median_us") is not None):
-                    return r
-            return None
-        parts = []
-        for cache in ("hot", "cold"):
-            k = find("kernel", "fixed", cache)
-            if k is None:
-                parts.append(f"{'-':<23}")
-                continue
-            d = k.get("delta_vs_ncu_pct")
-            if d is None:
-                parts.append(f"{k['median_us']:.2f}/no ncu".ljust(23))
-                continue
-            ok = "ok" if abs(d) <= 2 else "MISS"
-            misses += ok == "MISS"
-            parts.append(f"{k['median_us']:.2f}/{k['ncu_us']:.2f} {d:+.1f}% {ok}".ljust(23))
+        cells = []
+        text, missed = vs_ncu(find(case_rows, "kernel", "fixed", "hot"))
+        misses["hot"] += missed
+        cells.append(f"{text:<22}")
+        for method in FLUSH_METHODS:
+            text, missed = vs_ncu(find(case_rows, "kernel", "fixed", "cold", method))
+            misses[method] += missed
+            cells.append(f"{text:<22}")
         worst, worst_name = None, ""
         for r in case_rows:
             if r["timer"] in ("graph", "batch", "kernel") and r.get("cv_pct") is not None:
@@ -261,19 +318,42 @@ def summary(args):
         if worst:
             r = worst[1]
             ok = "ok" if worst[0] <= 0 else "MISS"
-            misses += ok == "MISS"
+            misses["cv"] += ok == "MISS"
             worst_name = (f"{r['cv_pct']:.2f}% {r['timer'][0]}/{r['policy'][:5]}/{r['cache']} "
                           f"({cv_limit_pct(r['median_us'])}) {ok}")
         adaptive = [r["wall_s"] for r in case_rows if r.get("policy") == "adaptive"
                     and r["timer"] in ("graph", "batch", "kernel") and r.get("wall_s")]
-        bench = find("do_bench", cache="cold")
+        bench = find(case_rows, "do_bench", cache="cold")
         wall = "-"
         if adaptive and bench:
             ok = "ok" if max(adaptive) < bench["wall_s"] else "MISS"
-            misses += ok == "MISS"
+            misses["wall"] += ok == "MISS"
             wall = f"{max(adaptive):.3f} vs {bench['wall_s']:.3f} s {ok}"
-        print(f"{case[:26]:<26} {parts[0]} {parts[1]} {worst_name:<27} {wall}")
-    print(f"targets missed: {misses}")
+        print(f"{case[:26]:<26} {' '.join(cells)} {worst_name:<27} {wall}")
+    print("targets missed: " + ", ".join(f"{k} {v}" for k, v in misses.items()))
+
+    print()
+    print("issue 22: kernel timer, kernel_only_us (total us) [activities per call], median of "
+          "the repeats")
+    head = "{:<26} {:>22} " + " ".join("{:>22}" for _ in FLUSH_METHODS) + " {:>8} {:>8} {:>5} {:>8}"
+    print(head.format("case", "hot", *[f"cold {m}" for m in FLUSH_METHODS], "ncu hot",
+                      "ncu cold", "ncu_k", "do_bench"))
+    for case, case_rows in by_case.items():
+        def cell(r):
+            if r is None:
+                return "-"
+            a = r.get("activities_per_call") or {}
+            acts = f"[{a.get('kernels', '?')}/{a.get('memsets', '?')}/{a.get('memcpys', '?')}]"
+            return f"{num(r.get('kernel_only_us'), '.2f')} ({r['median_us']:.2f}) {acts}"
+        hot = find(case_rows, "kernel", "fixed", "hot")
+        colds = [find(case_rows, "kernel", "fixed", "cold", m) for m in FLUSH_METHODS]
+        any_cold = next((r for r in colds if r), None)
+        bench = find(case_rows, "do_bench", cache="cold")
+        print(head.format(case[:26], cell(hot), *[cell(r) for r in colds],
+                          num(hot and hot.get("ncu_us"), ".2f"),
+                          num(any_cold and any_cold.get("ncu_us"), ".2f"),
+                          num((hot or any_cold or {}).get("ncu_kernels"), "d"),
+                          num(bench and bench["median_us"], ".2f")))
 
 
 def main():

@@ -34,6 +34,9 @@ void add_mode(CLI::App* command, FlagValues& flags, const std::string& alias) {
         set_knob(flags, alias, "timer", knobs.timer);
         if (!knobs.cache.empty()) set_knob(flags, alias, "cache", knobs.cache);
         if (!knobs.flush_mb.empty()) set_knob(flags, alias, "flush_mb", knobs.flush_mb);
+        if (!knobs.flush_method.empty()) {
+          set_knob(flags, alias, "flush_method", knobs.flush_method);
+        }
       },
       fmt::format("FlagGems' --mode: {}", flaggems_modes_accepted()));
 }

@@ -30,7 +30,7 @@ const std::vector<std::string> kRunKnobs = {
     "backend", "level", "dtypes", "shape_mode", "shape_file", "op", "node", "timer",
     "enable_graph", "cache", "policy", "return_mode", "quantiles", "repeat", "warmup_ms", "rep_ms",
     "noise_target", "min_samples", "min_time_s", "max_time_s", "throttle_fraction", "flush_mb",
-    "tuner", "tuner_file", "isolate_tuner_cache", "use_flagtune", "device", "out_dir", "candidate",
+    "flush_method", "tuner", "tuner_file", "isolate_tuner_cache", "use_flagtune", "device", "out_dir", "candidate",
     "shard", "record", "metrics", "op_file", "device_api", "backend_library"};
 // clang-format on
 
@@ -140,7 +140,8 @@ RunIdentity identity_of(const RunPlan& p, const std::string& provider_version,
   id.runtime_version = device_runtime_version(*p.config.backend);
   id.torch_version = torch_version();
   id.timer = to_string(p.config.timers.primary);
-  id.cache = cache_caliber(p.knobs.cache, p.knobs.flush_mb);
+  id.cache = cache_caliber(p.knobs.cache, p.knobs.flush_mb, p.knobs.flush_method);
+  if (p.knobs.cache == CacheState::kCold) id.flush_method = to_string(p.knobs.flush_method);
   id.repeat = p.knobs.repeat;
   id.policy = to_string(p.knobs.policy);
   id.level = to_string(p.knobs.level);
@@ -219,6 +220,7 @@ MeasureOptions measure_options_from_knobs(const Knobs& knobs, std::string op,
   options.capture_denied = capture_denied;
   options.cache = knobs.cache;
   options.flush_mb = knobs.flush_mb;
+  options.flush_method = knobs.flush_method;
   options.sampling = SamplingSettings{.policy = knobs.policy,
                                       .warmup_ms = knobs.warmup_ms,
                                       .rep_ms = knobs.rep_ms,

@@ -46,9 +46,19 @@ const Choice<ReturnMode>& return_mode_choice() {
   return c;
 }
 
-std::string cache_caliber(CacheState cache, double flush_mb) {
+const Choice<FlushMethod>& flush_method_choice() {
+  static const Choice<FlushMethod> c{{"write", FlushMethod::kWrite},
+                                     {"read", FlushMethod::kRead},
+                                     {"write_read", FlushMethod::kWriteRead}};
+  return c;
+}
+
+std::string cache_caliber(CacheState cache, double flush_mb, FlushMethod flush_method) {
   std::string text = to_string(cache);
-  if (cache == CacheState::kCold && flush_mb > 0) text += fmt::format(",flush_mb={}", flush_mb);
+  if (cache != CacheState::kCold) return text;
+  if (flush_mb > 0) text += fmt::format(",flush_mb={}", flush_mb);
+  if (flush_method != FlushMethod::kWrite)
+    text += fmt::format(",flush={}", to_string(flush_method));
   return text;
 }
 

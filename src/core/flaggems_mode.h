@@ -19,6 +19,8 @@ struct FlagGemsModeKnobs {
   std::string timer;
   std::string cache;     // empty: left to its default
   std::string flush_mb;  // empty: left to its default
+  // do_bench zeroes its buffer: `write`, whatever caliber's default flush becomes.
+  std::string flush_method;  // empty: left to its default
 };
 bool flaggems_mode_knobs(const std::string& mode, FlagGemsModeKnobs& out);
 

@@ -132,6 +132,8 @@ std::vector<KnobDef> make_table() {
       double_knob("max_time_s", "--max-time", 0.001, 3600, &Knobs::max_time_s),
       double_knob("throttle_fraction", "--throttle-fraction", 0, 1, &Knobs::throttle_fraction),
       double_knob("flush_mb", "--flush-mb", 0, 65536, &Knobs::flush_mb),
+      choice_knob("flush_method", "--flush-method", "CALIBER_FLUSH_METHOD", flush_method_choice(),
+                  &Knobs::flush_method),
       choice_knob("tuner", "--tuner", "", tuner_choice(), &Knobs::tuner),
       string_knob("tuner_file", "--tuner-file", "", "a TunableOp results file", &Knobs::tuner_file),
       bool_knob("isolate_tuner_cache", "--isolate-tuner-cache", "ZL_ISOLATE_TUNER_CACHE",
@@ -225,6 +227,16 @@ Knobs resolve_knobs(const FlagValues& flags, const EnvLookup& env,
     throw_usage(
         "--flush-mb: '{}' sizes the flush of the cold cache (accepted with --cache cold only)",
         knobs.flush_mb);
+  }
+  // The flag asks for a flush that a hot run never does; the environment name is a default for
+  // the cold runs of a script, so it may stay set around hot ones.
+  auto method_source = knobs.sources.find("flush_method");
+  if (method_source != knobs.sources.end() && method_source->second == "--flush-method" &&
+      knobs.cache != CacheState::kCold) {
+    throw_usage(
+        "--flush-method: '{}' chooses the flush of the cold cache (accepted with --cache cold "
+        "only)",
+        to_string(knobs.flush_method));
   }
   if (knobs.max_time_s < knobs.min_time_s) {
     throw_usage("--max-time: {} is below --min-time {} (accepted: max >= min)", knobs.max_time_s,

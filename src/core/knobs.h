@@ -44,6 +44,8 @@ struct Knobs {
   // Cold cache: MiB overwritten before each sample; 0 is the device's own choice (twice the L2 on
   // CUDA). triton's do_bench overwrites 256 MB, and a host-bound call hides behind it.
   double flush_mb = 0;
+  // Cold cache: how the flush empties the cache (write, read, write_read; caliber_options.h).
+  FlushMethod flush_method = kDefaultFlushMethod;
   TunerMode tuner = TunerMode::kOff;
   std::string tuner_file;
   bool isolate_tuner_cache = false;

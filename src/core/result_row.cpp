@@ -38,6 +38,9 @@ json to_json(const ResultRow& r) {
             {"max_ms", r.max_ms},
             {"noise", r.noise},
             {"quantiles_ms", r.quantiles_ms},
+            {"activities_per_call",
+             r.activities_per_call ? to_json(*r.activities_per_call) : json(nullptr)},
+            {"kernel_only_us", r.kernel_only_us ? json(*r.kernel_only_us) : json(nullptr)},
             {"baseline_ms", r.baseline_ms ? json(*r.baseline_ms) : json(nullptr)},
             {"speedup", r.speedup ? json(*r.speedup) : json(nullptr)},
             {"gbps", r.gbps},
@@ -103,6 +106,10 @@ ResultRow result_row_from_json(const json& j) {
   get_if(j, "max_ms", r.max_ms);
   get_if(j, "noise", r.noise);
   get_if(j, "quantiles_ms", r.quantiles_ms);
+  if (auto it = j.find("activities_per_call"); it != j.end() && it->is_object()) {
+    r.activities_per_call = activities_from_json(*it);
+  }
+  get_optional(j, "kernel_only_us", r.kernel_only_us);
   get_optional(j, "baseline_ms", r.baseline_ms);
   get_optional(j, "speedup", r.speedup);
   get_if(j, "gbps", r.gbps);

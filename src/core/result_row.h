@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/activities_per_call.h"
 #include "core/row_status.h"
 
 namespace caliber {
@@ -41,6 +42,10 @@ struct ResultRow {
   double max_ms = 0;
   double noise = 0;  // relative noise of the estimate
   std::vector<std::pair<double, double>> quantiles_ms;
+  // `kernel` timer only (null otherwise): the device work of one call by kind, and the part of
+  // the latency that was kernels (what ncu's gpu__time_duration sums), in microseconds.
+  std::optional<ActivitiesPerCall> activities_per_call;
+  std::optional<double> kernel_only_us;
   // Candidate rows carry the baseline they were interleaved with.
   std::optional<double> baseline_ms;
   std::optional<double> speedup;

@@ -13,26 +13,31 @@ namespace caliber {
 
 using nlohmann::json;
 
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunIdentity, backend, device_model, device_index,
-                                                driver_version, runtime_version, torch_version,
-                                                timer, cache, repeat, policy, level, shape_mode,
-                                                shape_set, shape_source, shape_source_sha256,
-                                                use_flagtune, gems_vendor, gems_vendor_source,
-                                                tuner_mode, tuner_file, provider, provider_version,
-                                                op_node, dtypes, harness_version, host,
-                                                command_line, start_time, end_time, device_api,
-                                                device_runtime)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(
+    RunIdentity, backend, device_model, device_index, driver_version, runtime_version,
+    torch_version, timer, cache, flush_method, repeat, policy, level, shape_mode, shape_set,
+    shape_source, shape_source_sha256, use_flagtune, gems_vendor, gems_vendor_source, tuner_mode,
+    tuner_file, provider, provider_version, op_node, dtypes, harness_version, host, command_line,
+    start_time, end_time, device_api, device_runtime)
 
 const std::vector<std::string>& number_changing_fields() {
   static const std::vector<std::string> fields = {
-      "backend", "device_model", "timer",  "cache",     "repeat",     "policy",
-      "level",   "tuner_mode",   "dtypes", "shape_set", "shape_mode", "use_flagtune"};
+      "backend",    "device_model", "timer",      "cache",       "repeat",
+      "policy",     "level",        "tuner_mode", "dtypes",      "shape_set",
+      "shape_mode", "use_flagtune", "flush_method"};
   return fields;
 }
 
 json to_json(const RunIdentity& identity) { return identity; }
 
-RunIdentity identity_from_json(const json& j) { return j.get<RunIdentity>(); }
+RunIdentity identity_from_json(const json& j) {
+  RunIdentity identity = j.get<RunIdentity>();
+  // Written before the flush had a method: a cold run then always flushed by writing.
+  if (identity.flush_method.empty() && identity.cache.starts_with("cold")) {
+    identity.flush_method = "write";
+  }
+  return identity;
+}
 
 RunIdentity read_identity(const std::string& path) {
   try {

@@ -18,6 +18,8 @@ struct RunIdentity {
   std::string torch_version;
   std::string timer;  // as requested; rows record the timer actually used
   std::string cache;
+  // The cold cache's flush (write, read, write_read); empty for a hot run, which never flushes.
+  std::string flush_method;
   int repeat = 1;
   std::string policy;
   std::string level;

@@ -57,7 +57,8 @@ ResultRow CaseRunner::case_row(const ShapeCase& shape, DType dtype, const std::s
   row.dtype = dtype_name(dtype);
   row.shape_desc = desc;
   row.timer_requested = to_string(setup_.plan.primary);
-  row.cache = cache_caliber(setup_.measure.cache, setup_.measure.flush_mb);
+  row.cache =
+      cache_caliber(setup_.measure.cache, setup_.measure.flush_mb, setup_.measure.flush_method);
   row.policy = to_string(setup_.measure.sampling.policy);
   row.repeat = setup_.measure.repeat;
   row.size_detail = shape.label();

@@ -17,6 +17,12 @@ namespace caliber {
 
 namespace {
 
+// Empty for rows of timers other than `kernel`, which count no activities.
+std::string count_or_empty(const std::optional<ActivitiesPerCall>& a,
+                           int ActivitiesPerCall::*kind) {
+  return a ? std::to_string((*a).*kind) : "";
+}
+
 std::vector<std::string> record_of(const CollectedRow& collected, const RunCollection& run) {
   const ResultRow& r = collected.row;
   int samples = r.sample_count > 0 ? r.sample_count : static_cast<int>(r.samples_ms.size());
@@ -48,6 +54,10 @@ std::vector<std::string> record_of(const CollectedRow& collected, const RunColle
           csv_number(r.pct_peak_flops),
           std::to_string(r.peak_memory_bytes),
           std::to_string(r.throttled_samples),
+          count_or_empty(r.activities_per_call, &ActivitiesPerCall::kernels),
+          count_or_empty(r.activities_per_call, &ActivitiesPerCall::memsets),
+          count_or_empty(r.activities_per_call, &ActivitiesPerCall::memcpys),
+          csv_number(r.kernel_only_us),
           fmt::format("{}", fmt::join(r.markers, ";")),
           r.error};
 }
@@ -89,6 +99,10 @@ const std::vector<std::string>& summary_columns() {
                                                    "pct_peak_flops",
                                                    "peak_memory_bytes",
                                                    "throttled_samples",
+                                                   "kernels_per_call",
+                                                   "memsets_per_call",
+                                                   "memcpys_per_call",
+                                                   "kernel_only_us",
                                                    "markers",
                                                    "error"};
   return columns;

@@ -8,6 +8,9 @@
 #include <utility>
 #include <vector>
 
+#include "core/caliber_options.h"
+#include "timing/call_activities.h"
+
 namespace caliber {
 
 // One call of the op under test, as the engine bound it (inputs already built).
@@ -83,14 +86,16 @@ class DeviceApi {
   virtual BatchOutcome time_batch(const Call& call, int calls, double timeout_s,
                                   const Call& before) = 0;
 
-  // Sum of the durations of the device kernels (and memory copies/sets) each call launched,
-  // from activity tracing; work done by `before_each` is not attributed to the call.
-  virtual std::vector<double> kernel_time_each(const Call& call, int calls,
-                                               const Call& before_each) = 0;
+  // The device kernels, memsets and memcpys each call launched, counted and timed per kind from
+  // activity tracing (attribute_activities); work done by `before_each` is not attributed to
+  // the call. One entry per call.
+  virtual std::vector<CallActivities> kernel_activities_each(const Call& call, int calls,
+                                                             const Call& before_each) = 0;
 
-  // Overwrites `bytes` of device memory (0: the device's own size, at least its last-level
-  // cache), so that the next sample starts with a cold cache.
-  virtual void flush_cache(uint64_t bytes) = 0;
+  // Makes the next sample start with a cold cache by touching `bytes` of device memory (0: the
+  // device's own size, at least its last-level cache) the way `method` says: written (the cache
+  // is left holding dirty lines), read (clean lines), or written then read.
+  virtual void flush_cache(uint64_t bytes, FlushMethod method) = 0;
 
   // Current and maximum SM clock, where the backend can read them.
   virtual std::optional<int> sm_clock_mhz() = 0;

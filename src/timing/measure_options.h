@@ -32,7 +32,8 @@ struct MeasureOptions {
   FailureClassifier classifier{{}};
   bool capture_denied = false;  // the op is on the capture deny list: never attempt a capture
   CacheState cache = CacheState::kHot;
-  double flush_mb = 0;  // cold cache: MiB overwritten before each sample; 0: the device's size
+  double flush_mb = 0;  // cold cache: MiB flushed before each sample; 0: the device's size
+  FlushMethod flush_method = kDefaultFlushMethod;
   SamplingSettings sampling;
   ReturnMode return_mode = ReturnMode::kMedian;
   std::vector<double> quantiles;

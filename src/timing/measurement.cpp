@@ -56,7 +56,7 @@ void summarize(const std::vector<std::vector<double>>& runs, ReturnMode mode,
 
 void fill_result_row(const Measurement& m, ResultRow& row) {
   row.timer_used = to_string(m.timer_used);
-  row.cache = to_string(m.cache);
+  row.cache = cache_caliber(m.cache, m.flush_mb, m.flush_method);
   row.policy = to_string(m.policy);
   row.repeat = m.repeat;
   row.warmup_calls = m.warmup_calls;
@@ -73,6 +73,9 @@ void fill_result_row(const Measurement& m, ResultRow& row) {
   row.noise = m.noise;
   row.quantiles_ms = m.quantiles_ms;
   row.wall_s = m.wall_s;
+  row.activities_per_call = m.activities;
+  row.kernel_only_us.reset();
+  if (m.activities) row.kernel_only_us = m.activities->kernel_us;
 }
 
 }  // namespace caliber

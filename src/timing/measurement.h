@@ -1,9 +1,11 @@
 #pragma once
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "core/activities_per_call.h"
 #include "core/caliber_options.h"
 #include "core/result_row.h"
 
@@ -14,6 +16,8 @@ namespace caliber {
 struct Measurement {
   Timer timer_used = Timer::kDirect;
   CacheState cache = CacheState::kHot;
+  double flush_mb = 0;  // cold: the flush's size and method, part of the cache caliber
+  FlushMethod flush_method = kDefaultFlushMethod;
   SamplePolicy policy = SamplePolicy::kFixed;
   ReturnMode return_mode = ReturnMode::kMedian;
 
@@ -36,7 +40,10 @@ struct Measurement {
   int sm_clock_min_mhz = 0;  // lowest / highest SM clock the throttle guard read; 0: not read
   int sm_clock_max_mhz = 0;
   std::vector<std::string> markers;
-  double wall_s = 0;  // the whole measurement, warmup and capture included
+  double wall_s = 0;
+  // `kernel` timer: the device work of one call by kind, over every sampled call.
+  std::optional<ActivitiesPerCall>
+      activities;  // the whole measurement, warmup and capture included
 };
 
 // Fills the statistics of `m` from the samples of each repeat. `quantiles` are computed over all

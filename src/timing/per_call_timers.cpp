@@ -1,5 +1,7 @@
 #include "timing/per_call_timers.h"
 
+#include <functional>
+
 #include "timing/failure_verdicts.h"
 #include "timing/repeat_rule.h"
 #include "timing/sampler.h"
@@ -7,9 +9,9 @@
 namespace caliber {
 namespace {
 
-using TimeCalls = std::vector<double> (DeviceApi::*)(const Call&, int, const Call&);
+using TimeCalls = std::function<std::vector<double>(DeviceApi&, const Call&, int, const Call&)>;
 
-Measurement time_per_call(const TimerContext& ctx, Timer timer, TimeCalls time_calls,
+Measurement time_per_call(const TimerContext& ctx, Timer timer, const TimeCalls& time_calls,
                           bool honours_repeat) {
   return with_classified_failures(ctx.options, to_string(timer), [&] {
     Call before = ctx.before_each();
@@ -18,7 +20,7 @@ Measurement time_per_call(const TimerContext& ctx, Timer timer, TimeCalls time_c
     std::vector<std::string> markers;
     int repeats = honours_repeat ? repeats_to_take(ctx.options, markers) : 1;
     Measurement m = take_measurement(ctx, timer, repeats, warmup.per_call_ms, [&](int n) {
-      return (ctx.api.*time_calls)(ctx.call, n, before);
+      return time_calls(ctx.api, ctx.call, n, before);
     });
     record_warmup(warmup, m);
     m.markers.insert(m.markers.begin(), markers.begin(), markers.end());
@@ -37,8 +39,22 @@ Measurement time_host(const TimerContext& ctx) {
 }
 
 Measurement time_kernel(const TimerContext& ctx) {
-  return time_per_call(ctx, Timer::kKernel, &DeviceApi::kernel_time_each,
-                       /*honours_repeat=*/false);
+  // Every sampled call's activities, kept beside its total so the row can say what the total
+  // was made of.
+  std::vector<CallActivities> sampled;
+  Measurement m = time_per_call(
+      ctx, Timer::kKernel,
+      [&sampled](DeviceApi& api, const Call& call, int n, const Call& before) {
+        std::vector<CallActivities> calls = api.kernel_activities_each(call, n, before);
+        std::vector<double> totals;
+        totals.reserve(calls.size());
+        for (const CallActivities& c : calls) totals.push_back(c.total_ms());
+        sampled.insert(sampled.end(), calls.begin(), calls.end());
+        return totals;
+      },
+      /*honours_repeat=*/false);
+  m.activities = summarize_activities(sampled);
+  return m;
 }
 
 }  // namespace caliber

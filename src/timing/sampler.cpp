@@ -14,6 +14,8 @@ Measurement take_measurement(const TimerContext& ctx, Timer timer, int repeats,
   Measurement m;
   m.timer_used = timer;
   m.cache = ctx.options.cache;
+  m.flush_mb = ctx.options.flush_mb;
+  m.flush_method = ctx.options.flush_method;
   m.policy = ctx.options.sampling.policy;
   ThrottleGuard guard(ctx.api, ctx.plan.clock_guard, ctx.options.throttle_fraction);
   StoppingRule rule(ctx.options.sampling);

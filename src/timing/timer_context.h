@@ -24,7 +24,8 @@ struct TimerContext {
     if (options.cache != CacheState::kCold) return {};
     DeviceApi* device = &api;
     const auto bytes = static_cast<uint64_t>(options.flush_mb * 1024 * 1024);
-    return [device, bytes] { device->flush_cache(bytes); };
+    const FlushMethod method = options.flush_method;
+    return [device, bytes, method] { device->flush_cache(bytes, method); };
   }
 };
 

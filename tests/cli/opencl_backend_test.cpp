@@ -34,8 +34,8 @@ constexpr const char* kCleanEnv =
     "env -u BENCH_LEVEL -u DTYPES -u SHAPE_MODE -u OP -u TEST_NODE -u ZL_BACKEND "
     "-u ZL_DIRECT_REPEAT -u ZL_ENABLE_CUDAGRAPH -u ZL_ISOLATE_TUNER_CACHE -u USE_FLAGTUNE "
     "-u PARALLEL_WARMUP_GPUS -u REPLAY_FROM -u CALIBER_SELFTEST -u CALIBER_SELFTEST_STATE "
-    "-u CALIBER_PEAKS_FILE -u CALIBER_DEVICE_API -u CALIBER_BACKEND_LIBRARY NO_COLOR=1 "
-    "OMP_NUM_THREADS=1";
+    "-u CALIBER_PEAKS_FILE -u CALIBER_DEVICE_API -u CALIBER_BACKEND_LIBRARY "
+    "-u CALIBER_FLUSH_METHOD NO_COLOR=1 OMP_NUM_THREADS=1";
 
 // POCL runs on the host: the host's small shapes keep the suite short.
 const std::string kQuick = std::string("--warmup-ms 1 --rep-ms 3 --no-progress --shape-file ") +
@@ -119,6 +119,24 @@ TEST_F(OpenclBackend, RunMeasuresAddWithTheHostTimerAndRecordsTheRuntime) {
     EXPECT_EQ(row.status, RowStatus::kSuccess) << row.error;
     EXPECT_EQ(row.timer_used, "host");
     EXPECT_GT(row.latency_ms, 0);
+  }
+}
+
+TEST_F(OpenclBackend, AColdRunFlushesWithTheMethodAskedAndRecordsIt) {
+  const auto run_dir = dir_ / "cold_read";
+  auto r = caliber(
+      "run --backend opencl --op add --dtypes float32 --cache cold --flush-mb 4 "
+      "--flush-method read " +
+      kQuick + " --out " + run_dir.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  RunIdentity id = read_identity((run_dir / "run_identity.json").string());
+  EXPECT_EQ(id.flush_method, "read");
+  EXPECT_EQ(id.cache, "cold,flush_mb=4,flush=read");
+  auto rows = read_results_jsonl((run_dir / "results.jsonl").string());
+  ASSERT_FALSE(rows.empty());
+  for (const auto& row : rows) {
+    EXPECT_EQ(row.status, RowStatus::kSuccess) << row.error;
+    EXPECT_EQ(row.cache, "cold,flush_mb=4,flush=read");
   }
 }
 

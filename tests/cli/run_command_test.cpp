@@ -39,7 +39,7 @@ constexpr const char* kCleanEnv =
     "env -u BENCH_LEVEL -u DTYPES -u SHAPE_MODE -u OP -u TEST_NODE -u ZL_BACKEND "
     "-u ZL_DIRECT_REPEAT -u ZL_ENABLE_CUDAGRAPH -u ZL_ISOLATE_TUNER_CACHE -u USE_FLAGTUNE "
     "-u PARALLEL_WARMUP_GPUS -u REPLAY_FROM -u CALIBER_SELFTEST -u CALIBER_SELFTEST_STATE "
-    "-u CALIBER_PEAKS_FILE NO_COLOR=1 OMP_NUM_THREADS=1";
+    "-u CALIBER_PEAKS_FILE -u CALIBER_FLUSH_METHOD NO_COLOR=1 OMP_NUM_THREADS=1";
 
 // A short caliber: these tests check what a run writes, not its numbers.
 constexpr const char* kQuick = "--backend cpu --warmup-ms 1 --rep-ms 3 --no-progress";
@@ -116,6 +116,7 @@ TEST_F(RunCommand, WritesEveryArtifactAndEachParses) {
   EXPECT_FALSE(id.torch_version.empty());
   EXPECT_EQ(id.timer, "host");
   EXPECT_EQ(id.cache, "hot");
+  EXPECT_EQ(id.flush_method, "");  // a hot run never flushes
   EXPECT_EQ(id.repeat, 1);
   EXPECT_EQ(id.policy, "fixed");
   EXPECT_EQ(id.level, "core");
@@ -137,10 +138,14 @@ TEST_F(RunCommand, WritesEveryArtifactAndEachParses) {
   ASSERT_EQ(raw.size(), 6u);
   for (const auto& line : raw) {
     auto j = nlohmann::json::parse(line);
-    for (const char* key : {"op", "dtype", "shape", "provider", "status", "samples_ms",
-                            "sample_count", "timer_used", "timer_requested", "markers"}) {
+    for (const char* key :
+         {"op", "dtype", "shape", "provider", "status", "samples_ms", "sample_count", "timer_used",
+          "timer_requested", "markers", "activities_per_call", "kernel_only_us"}) {
       EXPECT_TRUE(j.contains(key)) << key << " missing in " << line;
     }
+    // Only the kernel timer counts device activities.
+    EXPECT_TRUE(j["activities_per_call"].is_null()) << line;
+    EXPECT_TRUE(j["kernel_only_us"].is_null()) << line;
   }
   std::set<std::pair<std::string, std::string>> cases;
   for (const ResultRow& row : results(run_dir)) {
@@ -238,6 +243,11 @@ INSTANTIATE_TEST_SUITE_P(
         // The host has no cache flush in its capabilities: refused before the run starts.
         BadInput{"ColdCacheOnCpu", "--op mm --cache cold", "", "--cache"},
         BadInput{"FlushSizeWithoutColdCache", "--op mm --flush-mb 64", "", "--flush-mb"},
+        BadInput{"FlushMethod", "--op mm --cache cold --flush-method zero", "", "--flush-method"},
+        BadInput{"FlushMethodFromEnvironment", "--op mm --cache cold", "CALIBER_FLUSH_METHOD=zero",
+                 "CALIBER_FLUSH_METHOD"},
+        BadInput{"FlushMethodWithoutColdCache", "--op mm --flush-method read", "",
+                 "--flush-method"},
         BadInput{"Shard", "--op mm --shard 2/2", "", "--shard"},
         BadInput{"CandidateKind", "--op mm --candidate nosuch:thing", "", "--candidate"}),
     [](const ::testing::TestParamInfo<BadInput>& info) { return info.param.name; });

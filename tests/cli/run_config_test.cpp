@@ -10,6 +10,7 @@ namespace {
 TEST(MeasureOptionsFromKnobs, CarriesSamplingAndCaliberKnobs) {
   Knobs knobs;
   knobs.cache = CacheState::kCold;
+  knobs.flush_method = FlushMethod::kWriteRead;
   knobs.policy = SamplePolicy::kAdaptive;
   knobs.repeat = 4;
   knobs.noise_target = 0.01;
@@ -19,6 +20,7 @@ TEST(MeasureOptionsFromKnobs, CarriesSamplingAndCaliberKnobs) {
   EXPECT_EQ(options.op, "softmax");
   EXPECT_TRUE(options.capture_denied);
   EXPECT_EQ(options.cache, CacheState::kCold);
+  EXPECT_EQ(options.flush_method, FlushMethod::kWriteRead);
   EXPECT_EQ(options.sampling.policy, SamplePolicy::kAdaptive);
   EXPECT_DOUBLE_EQ(options.sampling.noise_target, 0.01);
   EXPECT_EQ(options.repeat, 4);

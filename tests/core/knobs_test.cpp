@@ -67,13 +67,50 @@ TEST(Knobs, HonoursThePythonHarnessEnvironmentNames) {
 
 TEST(Knobs, FlushSizeIsPartOfTheColdCaliberAndNeedsIt) {
   Knobs k = resolve_knobs({{"cache", "cold"}, {"flush_mb", "256"}}, env_of({}));
-  EXPECT_EQ(cache_caliber(k.cache, k.flush_mb), "cold,flush_mb=256");
+  EXPECT_EQ(cache_caliber(k.cache, k.flush_mb, FlushMethod::kWrite), "cold,flush_mb=256");
   Knobs d = resolve_knobs({{"cache", "cold"}}, env_of({}));
-  EXPECT_EQ(cache_caliber(d.cache, d.flush_mb), "cold");
+  EXPECT_EQ(cache_caliber(d.cache, d.flush_mb, FlushMethod::kWrite), "cold");
   EXPECT_THAT(usage_message({{"flush_mb", "256"}}, env_of({})),
               HasSubstr("--flush-mb: '256' sizes the flush of the cold cache"));
   EXPECT_THAT(usage_message({{"cache", "cold"}, {"flush_mb", "-1"}}, env_of({})),
               HasSubstr("--flush-mb"));
+}
+
+TEST(Knobs, FlushMethodDefaultsToTheDocumentedOneAndComesFromFlagOrEnvironment) {
+  Knobs d = resolve_knobs({{"cache", "cold"}}, env_of({}));
+  EXPECT_EQ(d.flush_method, kDefaultFlushMethod);
+  EXPECT_EQ(d.sources.at("flush_method"), "default");
+  Knobs f = resolve_knobs({{"cache", "cold"}, {"flush_method", "read"}},
+                          env_of({{"CALIBER_FLUSH_METHOD", "write"}}));
+  EXPECT_EQ(f.flush_method, FlushMethod::kRead);
+  EXPECT_EQ(f.sources.at("flush_method"), "--flush-method");
+  Knobs e = resolve_knobs({{"cache", "cold"}}, env_of({{"CALIBER_FLUSH_METHOD", "Write_Read"}}));
+  EXPECT_EQ(e.flush_method, FlushMethod::kWriteRead);
+  EXPECT_EQ(e.sources.at("flush_method"), "CALIBER_FLUSH_METHOD");
+}
+
+TEST(Knobs, BadFlushMethodListsTheAcceptedMethods) {
+  std::string msg = usage_message({{"cache", "cold"}, {"flush_method", "invalidate"}}, env_of({}));
+  EXPECT_THAT(msg, HasSubstr("--flush-method: 'invalidate' is not accepted"));
+  EXPECT_THAT(msg, HasSubstr("accepted: write, read, write_read"));
+  EXPECT_THAT(usage_message({{"cache", "cold"}}, env_of({{"CALIBER_FLUSH_METHOD", "zero"}})),
+              HasSubstr("CALIBER_FLUSH_METHOD: 'zero' is not accepted"));
+}
+
+TEST(Knobs, FlushMethodFlagNeedsTheColdCacheButTheEnvironmentDefaultDoesNot) {
+  EXPECT_THAT(usage_message({{"flush_method", "read"}}, env_of({})),
+              HasSubstr("--flush-method: 'read' chooses the flush of the cold cache"));
+  Knobs hot = resolve_knobs({}, env_of({{"CALIBER_FLUSH_METHOD", "read"}}));
+  EXPECT_EQ(hot.cache, CacheState::kHot);
+}
+
+TEST(Knobs, FlushMethodOtherThanWriteIsPartOfTheColdCaliber) {
+  EXPECT_EQ(cache_caliber(CacheState::kCold, 0, FlushMethod::kRead), "cold,flush=read");
+  EXPECT_EQ(cache_caliber(CacheState::kCold, 256, FlushMethod::kWriteRead),
+            "cold,flush_mb=256,flush=write_read");
+  // A bare "cold" keeps meaning the write flush of every earlier artifact.
+  EXPECT_EQ(cache_caliber(CacheState::kCold, 0, FlushMethod::kWrite), "cold");
+  EXPECT_EQ(cache_caliber(CacheState::kHot, 0, FlushMethod::kRead), "hot");
 }
 
 TEST(Knobs, FlagWinsOverEnvironment) {

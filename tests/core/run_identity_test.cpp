@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 
 namespace caliber {
 namespace {
@@ -74,6 +75,27 @@ TEST(RunIdentity, TheGenericDeviceApiIsRecordedButNotNumberChanging) {
   EXPECT_EQ(back.device_runtime.at("events"), "yes");
   EXPECT_THAT(identity_differences(generic, back), IsEmpty());
   std::filesystem::remove(path);
+}
+
+TEST(RunIdentity, TheFlushMethodIsNumberChanging) {
+  RunIdentity write = sample();
+  write.cache = "cold";
+  write.flush_method = "write";
+  RunIdentity read = write;
+  read.cache = "cold,flush=read";
+  read.flush_method = "read";
+  EXPECT_THAT(identity_differences(write, read, number_changing_fields()),
+              ElementsAre("cache", "flush_method"));
+  EXPECT_EQ(to_json(read).at("flush_method"), "read");
+}
+
+TEST(RunIdentity, AColdIdentityWrittenBeforeFlushMethodsReadsAsTheWriteFlush) {
+  nlohmann::json old = to_json(sample());
+  old.erase("flush_method");
+  old["cache"] = "cold,flush_mb=256";
+  EXPECT_EQ(identity_from_json(old).flush_method, "write");
+  old["cache"] = "hot";
+  EXPECT_EQ(identity_from_json(old).flush_method, "");
 }
 
 }  // namespace

@@ -58,7 +58,7 @@ TEST(HostDeviceApi, RefusesDeviceOnlyTimersWithDeviceErrors) {
   auto api = make_device_api(find_backend("--backend", "cpu"), 0);
   EXPECT_THROW(api->capture([] {}, 1), DeviceError);
   EXPECT_THROW(api->time_batch([] {}, 1, 1.0, {}), DeviceError);
-  EXPECT_THROW(api->kernel_time_each([] {}, 1, {}), DeviceError);
+  EXPECT_THROW(api->kernel_activities_each([] {}, 1, {}), DeviceError);
 }
 
 }  // namespace

@@ -68,7 +68,11 @@ TEST_F(GenericDeviceApiOnOpencl, MeasuresARealOpWithTheHostTimerAndRefusesTheOth
   EXPECT_EQ(api->time_each([] {}, 3, {}).size(), 3u);
   EXPECT_THROW(api->capture([] {}, 1), DeviceError);
   EXPECT_THROW(api->time_batch([] {}, 1, 1.0, {}), DeviceError);
-  EXPECT_NO_THROW(api->flush_cache(1 << 20));
+  // Every flush method runs on the runtime's own ops (fill_, then a max reduction to read).
+  for (FlushMethod method : {FlushMethod::kWrite, FlushMethod::kRead, FlushMethod::kWriteRead}) {
+    EXPECT_NO_THROW(api->flush_cache(1 << 20, method)) << to_string(method);
+  }
+  EXPECT_THROW(api->kernel_activities_each([] {}, 1, {}), DeviceError);
   EXPECT_TRUE(api->healthy());
 
   auto on = at::TensorOptions().device("opencl:0");

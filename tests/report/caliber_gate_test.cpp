@@ -61,6 +61,20 @@ TEST(CaliberGate, ListsEveryDifferingField) {
   EXPECT_NE(message.find("differ in timer, cache"), std::string::npos) << message;
 }
 
+TEST(CaliberGate, RefusesColdRunsOfDifferentFlushMethods) {
+  RunIdentity write = test_identity();
+  write.cache = "cold";
+  write.flush_method = "write";
+  RunIdentity read = write;
+  read.cache = "cold,flush=read";
+  read.flush_method = "read";
+  GatePair p(write, read);
+  std::string message = refusal(p, {});
+  EXPECT_NE(message.find("flush_method: A \"write\", B \"read\""), std::string::npos) << message;
+  auto allowed = enforce_caliber_gate(p.a, p.b, {"cache", "flush_method"});
+  EXPECT_EQ(allowed.size(), 2u);
+}
+
 TEST(CaliberGate, AllowMismatchAcceptsAndReturnsTheAllowedField) {
   RunIdentity other = test_identity();
   other.timer = "direct";

@@ -91,6 +91,28 @@ TEST(Summary, BatchListsDismissedOpsWithTheirReason) {
   EXPECT_EQ(t.at(u, "error"), "host sync inside, see dismiss list");
 }
 
+TEST(Summary, KernelRowsCarryTheirActivityCountsAndKernelOnlyTime) {
+  TempDir dir("caliber-summary-kernel");
+  ResultRow sort = test_row("sort", "sort", {0.0913});
+  sort.timer_used = "kernel";
+  ActivitiesPerCall activities;
+  activities.kernels = 7;
+  activities.memsets = 1;
+  activities.kernel_us = 88.25;
+  sort.activities_per_call = activities;
+  sort.kernel_only_us = 88.25;
+  write_run(dir / "run", test_identity(), {sort, test_row("mm", "blas", {1, 1, 1})});
+  auto t = summary_of({(dir / "run").string()});
+  size_t s = row_of(t, "sort", "baseline");
+  EXPECT_EQ(t.at(s, "kernels_per_call"), "7");
+  EXPECT_EQ(t.at(s, "memsets_per_call"), "1");
+  EXPECT_EQ(t.at(s, "memcpys_per_call"), "0");
+  EXPECT_EQ(t.at(s, "kernel_only_us"), "88.25");
+  size_t m = row_of(t, "mm", "baseline");
+  EXPECT_EQ(t.at(m, "kernels_per_call"), "");
+  EXPECT_EQ(t.at(m, "kernel_only_us"), "");
+}
+
 TEST(Summary, SeveralDirectoriesAggregateWithTheirSource) {
   TempDir dir("caliber-summary-many");
   write_run(dir / "r1", test_identity(), {test_row("mm", "blas", {1, 1, 1})});

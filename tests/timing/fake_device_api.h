@@ -1,6 +1,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <optional>
 #include <string>
@@ -25,7 +26,12 @@ class FakeDeviceApi : public DeviceApi {
   // Host launch path of a graph replay; a replay launched onto an idle device waits for it.
   double graph_launch_gap_ms = 0.05;
   std::vector<std::string> log;
-  std::vector<uint64_t> flushed_bytes;  // the size asked of each flush (0: the device's own)
+  std::vector<uint64_t> flushed_bytes;     // the size asked of each flush (0: the device's own)
+  std::vector<FlushMethod> flush_methods;  // the method asked of each flush
+  // What each call launches besides its kernels (the kernel timer's activities): the call's
+  // duration is split as `memsets_per_call` memsets of `memset_ms` each, the rest one kernel.
+  int memsets_per_call = 0;
+  double memset_ms = 0;
 
   // Scripted failures.
   std::optional<DeviceError> capture_error;  // thrown by capture() after the calls ran
@@ -66,9 +72,19 @@ class FakeDeviceApi : public DeviceApi {
     return time_each(call, n, before_each);
   }
 
-  std::vector<double> kernel_time_each(const Call& call, int n, const Call& before_each) override {
+  std::vector<CallActivities> kernel_activities_each(const Call& call, int n,
+                                                     const Call& before_each) override {
     ++kernel_timings;
-    return time_each(call, n, before_each);
+    std::vector<CallActivities> out;
+    for (double ms : time_each(call, n, before_each)) {
+      CallActivities a;
+      a.kernels = 1;
+      a.memsets = memsets_per_call;
+      a.memset_ns = static_cast<uint64_t>(std::llround(memsets_per_call * memset_ms * 1e6));
+      a.kernel_ns = static_cast<uint64_t>(std::llround(ms * 1e6)) - a.memset_ns;
+      out.push_back(a);
+    }
+    return out;
   }
 
   std::unique_ptr<CapturedGraph> capture(const Call& call, int calls_per_graph) override {
@@ -96,9 +112,10 @@ class FakeDeviceApi : public DeviceApi {
     return {.deadlocked = false, .total_ms = total};
   }
 
-  void flush_cache(uint64_t bytes) override {
+  void flush_cache(uint64_t bytes, FlushMethod method) override {
     log.push_back("flush");
     flushed_bytes.push_back(bytes);
+    flush_methods.push_back(method);
     now_ms_ += 0.01;
   }
 

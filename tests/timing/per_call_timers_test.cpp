@@ -100,6 +100,32 @@ TEST(DirectTimer, ColdCacheFlushesTheSizeAsked) {
   for (uint64_t bytes : api.flushed_bytes) EXPECT_EQ(bytes, 256u << 20);
 }
 
+TEST(DirectTimer, ColdCacheFlushesWithTheMethodAskedAndTheRowSaysWhich) {
+  FakeDeviceApi api;
+  MeasureOptions options = test_options();
+  options.cache = CacheState::kCold;
+  options.flush_method = FlushMethod::kRead;
+  Measurement m = measure(api, plan_for(Timer::kDirect), options, [] {});
+  ASSERT_FALSE(api.flush_methods.empty());
+  for (FlushMethod method : api.flush_methods) EXPECT_EQ(method, FlushMethod::kRead);
+  ResultRow row;
+  fill_result_row(m, row);
+  EXPECT_EQ(row.cache, "cold,flush=read");
+}
+
+TEST(DirectTimer, TheRowKeepsTheFlushSizeOfTheColdCaliber) {
+  FakeDeviceApi api;
+  MeasureOptions options = test_options();
+  options.cache = CacheState::kCold;
+  options.flush_mb = 256;
+  Measurement m = measure(api, plan_for(Timer::kDirect), options, [] {});
+  ResultRow row;
+  fill_result_row(m, row);
+  EXPECT_EQ(row.cache, "cold,flush_mb=256");
+  EXPECT_FALSE(row.activities_per_call.has_value());
+  EXPECT_FALSE(row.kernel_only_us.has_value());
+}
+
 TEST(DirectTimer, HotCacheNeverFlushes) {
   FakeDeviceApi api;
   measure(api, plan_for(Timer::kDirect), test_options(), [] {});
@@ -138,6 +164,34 @@ TEST(KernelTimer, UsesActivityTracingAndIgnoresRepeat) {
   EXPECT_EQ(m.timer_used, Timer::kKernel);
   EXPECT_GT(api.kernel_timings, 0);
   EXPECT_EQ(m.repeat, 1);
+}
+
+TEST(KernelTimer, RecordsTheActivitiesOfOneCallAndItsKernelOnlyTime) {
+  FakeDeviceApi api;
+  api.call_ms = {0.010};  // 10 us a call: one 8 us kernel and one 2 us memset
+  api.memsets_per_call = 1;
+  api.memset_ms = 0.002;
+  Measurement m = measure(api, plan_for(Timer::kKernel), test_options(), [] {});
+  EXPECT_NEAR(m.latency_ms, 0.010, 1e-9);  // the total still sums every kind
+  ASSERT_TRUE(m.activities.has_value());
+  EXPECT_EQ(m.activities->kernels, 1);
+  EXPECT_EQ(m.activities->memsets, 1);
+  EXPECT_EQ(m.activities->memcpys, 0);
+  EXPECT_NEAR(m.activities->kernel_us, 8.0, 1e-6);
+  EXPECT_NEAR(m.activities->memset_us, 2.0, 1e-6);
+  EXPECT_EQ(m.activities->calls, static_cast<int>(m.samples_ms.size()));
+  ResultRow row;
+  fill_result_row(m, row);
+  ASSERT_TRUE(row.kernel_only_us.has_value());
+  EXPECT_NEAR(*row.kernel_only_us, 8.0, 1e-6);
+  ASSERT_TRUE(row.activities_per_call.has_value());
+  EXPECT_EQ(to_text(*row.activities_per_call), "kernels=1 memsets=1 memcpys=0");
+}
+
+TEST(DirectTimer, RecordsNoActivities) {
+  FakeDeviceApi api;
+  Measurement m = measure(api, plan_for(Timer::kDirect), test_options(), [] {});
+  EXPECT_FALSE(m.activities.has_value());
 }
 
 TEST(HostTimer, MeasuresWithHostTimerAndHonoursRepeat) {

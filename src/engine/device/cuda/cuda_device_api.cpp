@@ -21,6 +21,7 @@
 #include "engine/device/cuda/cuda_graph_capture.h"
 #include "engine/device/cuda/cuda_rng_guard.h"
 #include "engine/device/cuda/cupti_activity_tracer.h"
+#include "engine/device/cuda/read_flush_kernel.h"
 
 namespace caliber {
 namespace {
@@ -204,12 +205,9 @@ class CudaDeviceApi : public DeviceApi {
     return {.deadlocked = false, .total_ms = total_ms};
   }
 
-  std::vector<double> kernel_time_each(const Call& call, int calls,
-                                       const Call& before_each) override {
-    struct Window {
-      uint64_t begin_ns, end_ns;
-    };
-    std::vector<Window> windows;
+  std::vector<CallActivities> kernel_activities_each(const Call& call, int calls,
+                                                     const Call& before_each) override {
+    std::vector<CallWindow> windows;
     windows.reserve(calls);
     cuda::ScopedActivityTrace trace;
     // Each call runs alone on an idle device between two CUPTI timestamps; the device work that
@@ -222,25 +220,10 @@ class CudaDeviceApi : public DeviceApi {
       check(cudaDeviceSynchronize(), "kernel", "cudaDeviceSynchronize");
       windows.push_back({begin_ns, cuda::CuptiActivityTracer::now_ns()});
     }
-    std::vector<cuda::DeviceActivity> activities = trace.stop();
-    std::sort(activities.begin(), activities.end(),
-              [](const auto& a, const auto& b) { return a.start_ns < b.start_ns; });
-    std::vector<double> samples;
-    samples.reserve(calls);
-    for (const Window& window : windows) {
-      auto first = std::lower_bound(
-          activities.begin(), activities.end(), window.begin_ns,
-          [](const cuda::DeviceActivity& a, uint64_t t) { return a.start_ns < t; });
-      uint64_t busy_ns = 0;
-      for (auto it = first; it != activities.end() && it->start_ns <= window.end_ns; ++it) {
-        busy_ns += it->end_ns - it->start_ns;
-      }
-      samples.push_back(static_cast<double>(busy_ns) / 1e6);
-    }
-    return samples;
+    return attribute_activities(trace.stop(), windows);
   }
 
-  void flush_cache(uint64_t bytes) override {
+  void flush_cache(uint64_t bytes, FlushMethod method) override {
     // By default twice the L2 size: a write-back cache holding any of the op's lines after this
     // is unlikely, and one L2 size is the floor the caliber promises.
     const uint64_t want = bytes > 0 ? bytes : std::max<uint64_t>(2 * l2_bytes_, 8u << 20);
@@ -250,11 +233,21 @@ class CudaDeviceApi : public DeviceApi {
     }
     if (flush_buffer_ == nullptr) {
       flush_bytes_ = want;
-      check(cudaMalloc(&flush_buffer_, flush_bytes_), "flush", "cudaMalloc");
+      // The aligned word past the buffer is where the read kernel may store its folded value.
+      check(cudaMalloc(&flush_buffer_, sink_offset() + sizeof(unsigned)), "flush", "cudaMalloc");
+      // Defined contents for a read-only flush; the write flushes overwrite them anyway.
+      check(cudaMemsetAsync(flush_buffer_, 0, flush_bytes_, stream()), "flush", "cudaMemsetAsync");
     }
-    flush_value_ ^= 1;
-    check(cudaMemsetAsync(flush_buffer_, flush_value_, flush_bytes_, stream()), "flush",
-          "cudaMemsetAsync");
+    if (method == FlushMethod::kWrite || method == FlushMethod::kWriteRead) {
+      flush_value_ ^= 1;
+      check(cudaMemsetAsync(flush_buffer_, flush_value_, flush_bytes_, stream()), "flush",
+            "cudaMemsetAsync");
+    }
+    if (method == FlushMethod::kRead || method == FlushMethod::kWriteRead) {
+      auto* sink = reinterpret_cast<unsigned*>(static_cast<char*>(flush_buffer_) + sink_offset());
+      check(cuda::launch_read_flush(stream(), flush_buffer_, flush_bytes_, sink), "flush",
+            "launch read flush");
+    }
   }
 
   std::optional<int> sm_clock_mhz() override { return read_cuda_sm_clock_mhz(device_index_); }
@@ -277,7 +270,7 @@ class CudaDeviceApi : public DeviceApi {
     cudaGetLastError();  // a non-sticky error from the failed attempt is not the question
     // Real work round trip: a sticky context error fails here.
     try {
-      flush_cache(flush_bytes_);
+      flush_cache(flush_bytes_, FlushMethod::kWrite);
       synchronize();
     } catch (const std::exception&) {
       return false;
@@ -286,6 +279,8 @@ class CudaDeviceApi : public DeviceApi {
   }
 
  private:
+  uint64_t sink_offset() const { return (flush_bytes_ + 15) & ~uint64_t{15}; }
+
   cudaStream_t stream() const {
     return c10::cuda::getCurrentCUDAStream(static_cast<c10::DeviceIndex>(device_index_)).stream();
   }

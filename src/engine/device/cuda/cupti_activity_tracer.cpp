@@ -24,21 +24,21 @@ void check_cupti(CUptiResult status, const char* what) {
                                           text ? text : "unknown"));
 }
 
-// The start and end of a record of one of the traced kinds, in the layout of the CUPTI these
-// headers describe.
-DeviceActivity interval_of(const CUpti_Activity* record) {
+// The kind, start and end of a record of one of the traced kinds, in the layout of the CUPTI
+// these headers describe.
+DeviceActivity activity_of(const CUpti_Activity* record) {
   switch (record->kind) {
     case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
       auto* kernel = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
-      return {kernel->start, kernel->end};
+      return {ActivityKind::kKernel, kernel->start, kernel->end};
     }
     case CUPTI_ACTIVITY_KIND_MEMCPY: {
       auto* copy = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
-      return {copy->start, copy->end};
+      return {ActivityKind::kMemcpy, copy->start, copy->end};
     }
     case CUPTI_ACTIVITY_KIND_MEMSET: {
       auto* set = reinterpret_cast<const CUpti_ActivityMemset4*>(record);
-      return {set->start, set->end};
+      return {ActivityKind::kMemset, set->start, set->end};
     }
     default:
       return {};
@@ -67,7 +67,7 @@ void CuptiActivityTracer::deliver(uint8_t* buffer, size_t valid_size) {
   std::lock_guard<std::mutex> lock(mutex_);
   CUpti_Activity* record = nullptr;
   while (cuptiActivityGetNextRecord(buffer, valid_size, &record) == CUPTI_SUCCESS) {
-    DeviceActivity activity = interval_of(record);
+    DeviceActivity activity = activity_of(record);
     if (activity.end_ns > activity.start_ns) records_.push_back(activity);
   }
 }

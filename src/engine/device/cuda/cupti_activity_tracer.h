@@ -4,13 +4,9 @@
 #include <mutex>
 #include <vector>
 
-namespace caliber::cuda {
+#include "timing/call_activities.h"
 
-// One piece of device work (a kernel, memcpy or memset) as CUPTI timed it, in CUPTI's clock.
-struct DeviceActivity {
-  uint64_t start_ns = 0;
-  uint64_t end_ns = 0;
-};
+namespace caliber::cuda {
 
 // CUPTI's activity API, which delivers device-side durations of every kernel, memcpy and memset.
 // CUPTI's buffer callbacks are process-wide, so there is one tracer per process. Tracing is on

@@ -2,6 +2,7 @@
 
 #include <ATen/core/Tensor.h>
 #include <ATen/ops/empty.h>
+#include <ATen/ops/max.h>
 #include <c10/core/Device.h>
 #include <c10/core/StreamGuard.h>
 #include <c10/core/impl/VirtualGuardImpl.h>
@@ -117,20 +118,29 @@ class GenericDeviceApi : public DeviceApi {
                       "the generic device API has no blocking kernel to queue calls behind");
   }
 
-  std::vector<double> kernel_time_each(const Call&, int, const Call&) override {
+  std::vector<CallActivities> kernel_activities_each(const Call&, int, const Call&) override {
     throw DeviceError("kernel", "the generic device API has no kernel activity tracing");
   }
 
-  void flush_cache(uint64_t bytes) override {
+  void flush_cache(uint64_t bytes, FlushMethod method) override {
     const uint64_t want = bytes > 0 ? bytes : features_.flush_bytes;
     runtime_step("flush", [&] {
       if (!flush_buffer_.defined() || static_cast<uint64_t>(flush_buffer_.numel()) != want) {
         flush_buffer_ = at::Tensor();
         flush_buffer_ = at::empty({static_cast<int64_t>(want)},
                                   at::TensorOptions().device(device_).dtype(at::kByte));
+        flush_buffer_.fill_(0);  // defined contents for a read-only flush
       }
-      flush_value_ ^= 1;
-      flush_buffer_.fill_(flush_value_);
+      if (method == FlushMethod::kWrite || method == FlushMethod::kWriteRead) {
+        flush_value_ ^= 1;
+        flush_buffer_.fill_(flush_value_);
+      }
+      if (method == FlushMethod::kRead || method == FlushMethod::kWriteRead) {
+        // A reduction reads every byte into a one-element result: the runtime's own kernel
+        // does what the CUDA glue's read kernel does, with no vendor code here. `max` rather
+        // than `sum` or `amax`: the out-of-tree backends tested (torch_opencl) implement it.
+        flush_sink_ = at::max(flush_buffer_);
+      }
     });
   }
 
@@ -164,6 +174,7 @@ class GenericDeviceApi : public DeviceApi {
   EventTimer timer_;
   std::optional<c10::StreamGuard> stream_guard_;
   at::Tensor flush_buffer_;
+  at::Tensor flush_sink_;  // the read flush's result, kept so that nothing is freed mid-queue
   at::Tensor sync_flag_;
   int flush_value_ = 0;
 };

@@ -42,18 +42,26 @@ class HostDeviceApi : public DeviceApi {
     throw DeviceError("batch", "the host has no blocking kernel");
   }
 
-  std::vector<double> kernel_time_each(const Call&, int, const Call&) override {
+  std::vector<CallActivities> kernel_activities_each(const Call&, int, const Call&) override {
     throw DeviceError("kernel", "the host has no kernel activity tracing");
   }
 
-  void flush_cache(uint64_t bytes) override {
+  void flush_cache(uint64_t bytes, FlushMethod method) override {
     constexpr size_t kFlushBytes = 512u << 20;  // larger than any server CPU's last-level cache
     const size_t want = bytes > 0 ? static_cast<size_t>(bytes) : kFlushBytes;
     if (flush_buffer_.size() != want) {
       flush_buffer_.assign(want, 0);
       flush_buffer_.shrink_to_fit();
     }
-    std::memset(flush_buffer_.data(), ++flush_value_, flush_buffer_.size());
+    if (method == FlushMethod::kWrite || method == FlushMethod::kWriteRead) {
+      std::memset(flush_buffer_.data(), ++flush_value_, flush_buffer_.size());
+    }
+    if (method == FlushMethod::kRead || method == FlushMethod::kWriteRead) {
+      // One byte per cache line is enough to bring the line in; the volatile sink keeps the loads.
+      unsigned char folded = 0;
+      for (size_t i = 0; i < flush_buffer_.size(); i += 64) folded ^= flush_buffer_[i];
+      read_sink_ = folded;
+    }
   }
 
   std::optional<int> sm_clock_mhz() override { return std::nullopt; }
@@ -64,6 +72,7 @@ class HostDeviceApi : public DeviceApi {
  private:
   std::vector<unsigned char> flush_buffer_;
   unsigned char flush_value_ = 0;
+  volatile unsigned char read_sink_ = 0;
 };
 
 }  // namespace
