@@ -23,9 +23,10 @@ enum class ReturnMode { kMedian, kMean, kMin, kMax, kAll };
 // the flush. docs/measurement.md, "Cache state".
 enum class FlushMethod { kWrite, kRead, kWriteRead };
 
-// The flush a cold run uses when none is asked for. Changing it changes every cold number
-// (the compare gate keeps runs of different methods apart through `flush_method`).
-constexpr FlushMethod kDefaultFlushMethod = FlushMethod::kWrite;
+// The flush a cold run uses when none is asked for: `read`, chosen on an H200 against ncu's
+// cold cache (docs/measurement.md, "Flush methods"). Changing it changes every cold number (the
+// compare gate keeps runs of different methods apart through `flush_method`).
+constexpr FlushMethod kDefaultFlushMethod = FlushMethod::kRead;
 
 const Choice<Timer>& timer_choice();
 const Choice<CacheState>& cache_choice();

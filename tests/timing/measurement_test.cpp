@@ -58,6 +58,7 @@ TEST(FillResultRow, CopiesCaliberAndAppendsMarkers) {
   Measurement m = summarized({{1, 2, 3}});
   m.timer_used = Timer::kGraph;
   m.cache = CacheState::kCold;
+  m.flush_method = FlushMethod::kWrite;  // the bare "cold" of earlier artifacts
   m.policy = SamplePolicy::kAdaptive;
   m.markers = {"throttled=1"};
   m.throttled_samples = 1;

@@ -121,7 +121,7 @@ TEST(DirectTimer, TheRowKeepsTheFlushSizeOfTheColdCaliber) {
   Measurement m = measure(api, plan_for(Timer::kDirect), options, [] {});
   ResultRow row;
   fill_result_row(m, row);
-  EXPECT_EQ(row.cache, "cold,flush_mb=256");
+  EXPECT_EQ(row.cache, "cold,flush_mb=256,flush=read");  // read: the default flush
   EXPECT_FALSE(row.activities_per_call.has_value());
   EXPECT_FALSE(row.kernel_only_us.has_value());
 }
