@@ -67,6 +67,94 @@ std::vector<OpDef> linalg_ops() {
             .more_shapes({{16, 16}, {32, 32}, {64, 64}, {128, 128}, {256, 256}, {512, 512}});
       },
       {{"linalg_svdvals", "linalg_svdvals"}});
+  // Distances on FlagGems' own shape lists, float32, p = 2: cdist's and euclidean_dist's
+  // (N1, N2, D) for x1 [N1, D] and x2 [N2, D]; pdist's (N, D).
+  const std::vector<DType> kFloat32 = {DType::kFloat32};
+  auto two_sets = [](bool p) -> BuildFn {
+    return [p](const BuildContext& c, Args& a) {
+      auto d = c.dims();
+      a.t = {ops::random(c, {d[0], d[2]}), ops::random(c, {d[1], d[2]})};
+      if (p) a.f = {2.0};
+    };
+  };
+  add(matrix("CdistBenchmark", two_sets(true), kFloat32), {
+                                                              {"cdist", "cdist"},
+                                                              {"cdist_forward", "_cdist_forward"},
+                                                          });
+  add(matrix("EuclideanDistBenchmark", two_sets(false), kFloat32),
+      {{"euclidean_dist", "_euclidean_dist"}});
+  add(matrix(
+          "PdistBenchmark",
+          [](const BuildContext& c, Args& a) {
+            a.t = {ops::random(c, c.dims())};
+            a.f = {2.0};
+          },
+          kFloat32),
+      {
+          {"pdist", "pdist"},
+          {"pdist_forward", "_pdist_forward"},
+      });
+  // pairwise_distance(x1, x2, p = 2): the ATen case of FlagGems' six p values.
+  add(
+      [](const std::string& name) {
+        return matrix("GenericBenchmark2DOnly", ops::tensors(2), kFloatDTypes)(name).more_shapes(
+            {{1, 65536}, {8, 65536}, {64, 65536}, {1, 10000000}});
+      },
+      {{"pairwise_distance", "pairwise_distance", kBase, {{"p", 2.0}}}});
+  // linalg_cross(a, b, dim): FlagGems' cases as (a dims..., b dims..., dim), a and b of one rank.
+  add(matrix(
+          "LinalgCrossBenchmark",
+          [](const BuildContext& c, Args& a) {
+            auto d = c.dims();
+            const auto rank = static_cast<std::ptrdiff_t>((d.size() - 1) / 2);
+            a.t = {ops::random(c, std::vector<int64_t>(d.begin(), d.begin() + rank)),
+                   ops::random(c, std::vector<int64_t>(d.begin() + rank, d.begin() + 2 * rank))};
+            a.i = {d.back()};
+          },
+          kFloatDTypes),
+      {{"linalg_cross", "linalg_cross", kBase | kOut}});
+  // cholesky_solve(rhs, L): (*batch, N, nrhs), L the lower factor of B B^T + 0.1 I (FlagGems'
+  // upper = False half of its cases).
+  add(matrix(
+          "CholeskySolveBenchmark",
+          [](const BuildContext& c, Args& a) {
+            auto d = c.dims();
+            const int64_t nrhs = d.back();
+            d.pop_back();
+            std::vector<int64_t> square = d;
+            square.push_back(d.back());
+            at::Tensor b = ops::random(c, square);
+            at::Tensor spd = b.matmul(b.transpose(-2, -1)) + at::eye(d.back(), c.options()) * 0.1;
+            d.push_back(nrhs);
+            a.t = {ops::random(c, d), at::linalg_cholesky(spd)};
+          },
+          kFloat32And64),
+      {{"cholesky_solve", "cholesky_solve", kBase | kOut}});
+  // linalg_solve_triangular(A, B, upper = False): A unit lower-triangular plus 0.1 of a random
+  // strictly lower part, B [N, K] (FlagGems' upper = False half).
+  add(matrix(
+          "SolveTriBenchmark",
+          [](const BuildContext& c, Args& a) {
+            auto d = c.dims();
+            at::Tensor l = ops::random(c, {d[0], d[0]}).tril(-1) * 0.1 + at::eye(d[0], c.options());
+            a.t = {l, ops::random(c, {d[0], d[1]})};
+          },
+          kFloat32And64),
+      {{"linalg_solve_triangular", "linalg_solve_triangular", kBase | kOut, {{"upper", false}}}});
+  // linalg_matrix_norm(x, ord 1) on FlagGems' `linalg_matrix_norm` key (its first ord of
+  // 1, -1, inf, -inf, 'fro'; the SVD ords only for its SVD shape tiers).
+  add(
+      [](const std::string& name) {
+        return matrix(
+                   "linalg_matrix_norm",
+                   [](const BuildContext& c, Args& a) {
+                     a.t = {ops::random(c, c.dims())};
+                     a.i = {1};
+                   },
+                   kFloatDTypes)(name)
+            .shape_desc("(*B), M, N");
+      },
+      {{"linalg_matrix_norm", "linalg_matrix_norm"}});
   return out;
 }
 

@@ -97,6 +97,14 @@ std::vector<OpDef> upsample_ops() {
           },
           "UpsampleNearestExact2dBackwardBenchmark"),
       {{"upsample_nearest_exact2d_backward", "_upsample_nearest_exact2d_backward"}});
+  // upsample_bicubic2d.vec(x, None, align_corners False, scale_factors [2, 2]) on
+  // UpsampleBenchmark's shapes as they are (FlagGems' first of its two align_corners).
+  add(upsample(ops::tensors(1)), {{"upsample_bicubic2d",
+                                   "upsample_bicubic2d.vec",
+                                   kBase,
+                                   {kNoAlign, {"scale_factors", std::vector<double>{2.0, 2.0}}}}});
+  add(upsample(exact(3), "UpsampleNearestExact3dBenchmark"),
+      {{"upsample_nearest_exact3d", "_upsample_nearest_exact3d"}});
   return out;
 }
 
