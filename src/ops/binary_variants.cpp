@@ -6,6 +6,7 @@
 #include <ATen/ops/abs.h>
 #include <ATen/ops/exp.h>
 #include <ATen/ops/float_power.h>
+#include <ATen/ops/full.h>
 #include <ATen/ops/rand.h>
 #include <ATen/ops/randn_like.h>
 #include <ATen/ops/relu.h>
@@ -445,6 +446,33 @@ std::vector<OpDef> binary_variant_ops() {
         });
       },
       {{"prelu", "prelu"}});
+  // _prelu_kernel_backward(grad, x, w = [0.25]) on FlagGems' three shapes.
+  add(
+      [](const std::string& name) {
+        return pointwise(name, kFloatDTypes,
+                         [](const BuildContext& c, Args& a) {
+                           a.t = {ops::random(c, c.dims()), ops::random(c, c.dims()),
+                                  at::full({1}, 0.25, c.options())};
+                         })
+            .shape_keys({"PReluKernelBackwardBenchmark"});
+      },
+      {{"prelu_kernel_backward", "_prelu_kernel_backward"}});
+  // rrelu_with_noise_backward(grad, x, noise in [0, 1), 1/8, 1/3, training, not self_is_result).
+  add(
+      [](const std::string& name) {
+        return binary()(name)
+            .shape_keys({"UnaryPointwiseBenchmark"})
+            .more_shapes(ops::unary_more_shapes())
+            .inputs([](const BuildContext& c, Args& a) {
+              at::Tensor x = ops::random(c, c.dims());
+              a.t = {at::randn_like(x), x, at::rand(c.dims(), c.options())};
+              a.f = {0.125, 1.0 / 3.0};
+            });
+      },
+      {{"rrelu_with_noise_backward",
+        "rrelu_with_noise_backward",
+        kBase,
+        {{"training", true}, {"self_is_result", false}}}});
   // FlagGems' add_relu is relu(a + b) and add_relu_ a.copy_(relu(a + b)): ATen's _add_relu has
   // a CPU kernel only, so the composite is the baseline, as in FlagGems.
   out.push_back(binary()("add_relu")

@@ -6,6 +6,7 @@
 #include <ATen/ops/conv1d.h>
 #include <ATen/ops/conv2d.h>
 #include <ATen/ops/conv3d.h>
+#include <ATen/ops/conv_transpose1d.h>
 #include <ATen/ops/conv_transpose2d.h>
 #include <ATen/ops/max_pool2d.h>
 #include <ATen/ops/upsample_bilinear2d.h>
@@ -112,6 +113,18 @@ std::vector<OpDef> conv_ops() {
   auto conv2d = [](A& a) { return at::conv2d(a.t[0], a.t[1], {}, a.i[0], a.i[1], 1, a.i[2]); };
   const char* kPaddedDesc = "N, C_in, *spatial, C_out, *kernel, stride, padding, groups";
   std::vector<OpDef> ops = {
+      // FlagGems' ConvTranspose1dBenchmark: N, C, L, C_out, K, stride, padding, groups; the
+      // weight is [C, C_out / groups, K].
+      conv(
+          "conv_transpose1d", "ConvTranspose1dBenchmark",
+          "N, C, L, C_out, K, stride, padding, groups",
+          [](const BuildContext& c, Args& a) {
+            auto d = c.dims();
+            a.t = {ops::random(c, {d[0], d[1], d[2]}), ops::random(c, {d[1], d[3] / d[7], d[4]})};
+            a.i = {d[5], d[6], d[7]};
+          },
+          [](A& a) { return at::conv_transpose1d(a.t[0], a.t[1], {}, a.i[0], a.i[1], 0, a.i[2]); })
+          .aten({"aten::conv_transpose1d", "aten::convolution"}),
       conv("conv1d_padding", "Conv1DPaddingBenchmark", kPaddedDesc, padded_conv_inputs(1),
            [](A& a) {
              return a.i[3] == kIntPadding

@@ -232,6 +232,24 @@ std::vector<OpDef> index_variant_ops() {
             .host_sync();
       },
       {{"masked_scatter_backward", "masked_scatter_backward"}});
+  // embedding_dense_backward(grad [B, M, D], indices [B, M], num_weights, padding_idx -1,
+  // scale_grad_by_freq False): FlagGems' (B, M, D, num_weights), its first of three cases.
+  add(
+      [](const std::string& name) {
+        return generic([](const BuildContext& c, Args& a) {
+                 auto d = c.dims();
+                 a.t = {ops::random(c, {d[0], d[1], d[2]}), ops::indices(c, {d[0], d[1]}, d[3])};
+                 a.i = {d[3], -1};
+               })(name)
+            .shape_keys({"EmbeddingDenseBackwardBenchmark"})
+            .shape_desc("B, M, D, num_weights")
+            .more_shapes({})
+            .tolerance(4);
+      },
+      {{"embedding_dense_backward",
+        "embedding_dense_backward",
+        kBase,
+        {{"scale_grad_by_freq", false}}}});
   return out;
 }
 

@@ -2,8 +2,11 @@
 // classes list in code (keyed by class in shapes/core.yaml), built as their input code builds
 // them (cholesky's B B^T + 0.1 I, cholesky_inverse's factor of B B^T + n I).
 #include <ATen/TensorOperators.h>
+#include <ATen/ops/empty.h>
 #include <ATen/ops/eye.h>
 #include <ATen/ops/linalg_cholesky.h>
+#include <ATen/ops/ones.h>
+#include <ATen/ops/pdist.h>
 
 #include "ops/builders.h"
 #include "ops/derived_families.h"
@@ -94,6 +97,17 @@ std::vector<OpDef> linalg_ops() {
           {"pdist", "pdist"},
           {"pdist_forward", "_pdist_forward"},
       });
+  // _pdist_backward(ones of the N (N - 1) / 2 pairs, x, 2, pdist(x)), PdistBenchmark's shapes.
+  add(matrix(
+          "PdistBenchmark",
+          [](const BuildContext& c, Args& a) {
+            auto d = c.dims();
+            at::Tensor x = ops::random(c, d);
+            a.t = {at::ones({d[0] * (d[0] - 1) / 2}, c.options()), x, at::pdist(x, 2.0)};
+            a.f = {2.0};
+          },
+          kFloat32),
+      {{"pdist_backward", "_pdist_backward"}});
   // pairwise_distance(x1, x2, p = 2): the ATen case of FlagGems' six p values.
   add(
       [](const std::string& name) {
@@ -155,6 +169,54 @@ std::vector<OpDef> linalg_ops() {
             .shape_desc("(*B), M, N");
       },
       {{"linalg_matrix_norm", "linalg_matrix_norm"}});
+  // LU factorisations of randn matrices with pivoting, FlagGems' one shape list for the three
+  // (key LuBenchmark); the out= forms write into tensors of the results' shapes and dtypes.
+  enum class Lu { kFactor, kFactorEx, kFull };
+  auto lu = [](Lu form, bool out) -> ops::Prototype {
+    return [=](const std::string& name) {
+      return matrix(
+          "LuBenchmark",
+          [=](const BuildContext& c, Args& a) {
+            auto d = c.dims();
+            a.t = {ops::random(c, d)};
+            if (!out) return;
+            const int64_t m = d[d.size() - 2], n = d.back(), k = std::min(m, n);
+            std::vector<int64_t> batch(d.begin(), d.end() - 2);
+            auto with = [&](std::vector<int64_t> tail) {
+              auto s = batch;
+              s.insert(s.end(), tail.begin(), tail.end());
+              return s;
+            };
+            auto ints = c.options().dtype(at::kInt);
+            if (form == Lu::kFull) {
+              a.t.push_back(at::empty(with({m, m}), c.options()));
+              a.t.push_back(at::empty(with({m, k}), c.options()));
+              a.t.push_back(at::empty(with({k, n}), c.options()));
+              return;
+            }
+            a.t.push_back(at::empty(d, c.options()));
+            a.t.push_back(at::empty(with({k}), ints));
+            if (form == Lu::kFactorEx) a.t.push_back(at::empty(batch, ints));
+          },
+          kFloat32And64)(name);
+    };
+  };
+  add(lu(Lu::kFactor, false), {{"linalg_lu_factor", "linalg_lu_factor"}});
+  add(lu(Lu::kFactor, true), {{"linalg_lu_factor_out", "linalg_lu_factor.out"}});
+  add(lu(Lu::kFactorEx, false), {{"linalg_lu_factor_ex", "linalg_lu_factor_ex"}});
+  add(lu(Lu::kFactorEx, true), {{"linalg_lu_factor_ex_out", "linalg_lu_factor_ex.out"}});
+  add(lu(Lu::kFull, false), {{"linalg_lu", "linalg_lu"}});
+  add(lu(Lu::kFull, true), {{"linalg_lu_out", "linalg_lu.out"}});
+  // bilinear(x1 [M, in1], x2 [M, in2], W [out, in1, in2], b [out]): FlagGems' (M, in1, in2, out).
+  add(matrix(
+          "BilinearBenchmark",
+          [](const BuildContext& c, Args& a) {
+            auto d = c.dims();
+            a.t = {ops::random(c, {d[0], d[1]}), ops::random(c, {d[0], d[2]}),
+                   ops::random(c, {d[3], d[1], d[2]}), ops::random(c, {d[3]})};
+          },
+          kFloatDTypes),
+      {{"bilinear", "bilinear"}});
   return out;
 }
 

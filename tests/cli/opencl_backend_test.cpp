@@ -116,7 +116,7 @@ TEST_F(OpenclBackend, RunMeasuresAddWithTheHostTimerAndRecordsTheRuntime) {
   auto rows = read_results_jsonl((run_dir / "results.jsonl").string());
   ASSERT_EQ(rows.size(), 2u);  // shapes/cpu.yaml's two binary pointwise shapes
   for (const auto& row : rows) {
-    EXPECT_EQ(row.status, "SUCCESS") << row.error;
+    EXPECT_EQ(row.status, RowStatus::kSuccess) << row.error;
     EXPECT_EQ(row.timer_used, "host");
     EXPECT_GT(row.latency_ms, 0);
   }
@@ -140,7 +140,7 @@ TEST_F(OpenclBackend, OpsTheBackendLacksAreReportedAsNotImplemented) {
   auto rows = read_results_jsonl((run_dir / "results.jsonl").string());
   ASSERT_FALSE(rows.empty());
   for (const auto& row : rows) {
-    EXPECT_EQ(row.status, "FAILED");
+    EXPECT_EQ(row.status, RowStatus::kFailed);
     EXPECT_THAT(row.error, HasSubstr("not implemented on the opencl backend"));
     EXPECT_THAT(row.markers, ::testing::Contains(StartsWith("NOT_IMPLEMENTED[aten::mm")));
   }
