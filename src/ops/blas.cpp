@@ -240,6 +240,21 @@ std::vector<OpDef> blas_ops() {
           });
     };
   };
+  // FlagGems' mm_self_transpose (under its `mm` mark): mm(x, x^T) of a column-major x [M, K].
+  ops.push_back(OpDef("mm_self_transpose")
+                    .family(Family::kBlas)
+                    .shape_keys({"mm_self_transpose"})
+                    .shape_desc("M, K")
+                    .inputs([](const BuildContext& c, Args& a) {
+                      auto d = c.dims();
+                      a.t = {ops::random(c, {d[1], d[0]}).t()};
+                    })
+                    .call([](A& a) { return at::mm(a.t[0], a.t[0].t()); })
+                    .flops([](const Args& a, const at::Tensor& out) {
+                      return 2.0 * static_cast<double>(out.numel()) *
+                             static_cast<double>(a.t[0].size(1));
+                    })
+                    .aten({"aten::mm"}));
   add(addmm_dtype(false), {{"addmm_dtype", "addmm.dtype"}});
   add(addmm_dtype(true), {{"addmm_dtype_out", "addmm.dtype_out"}});
   add(gemm(bmm_inputs), {{"bmm", "bmm", ops::kOut}});

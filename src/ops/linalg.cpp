@@ -2,6 +2,7 @@
 // classes list in code (keyed by class in shapes/core.yaml), built as their input code builds
 // them (cholesky's B B^T + 0.1 I, cholesky_inverse's factor of B B^T + n I).
 #include <ATen/TensorOperators.h>
+#include <ATen/ops/cdist.h>
 #include <ATen/ops/empty.h>
 #include <ATen/ops/eye.h>
 #include <ATen/ops/linalg_cholesky.h>
@@ -108,6 +109,19 @@ std::vector<OpDef> linalg_ops() {
           },
           kFloat32),
       {{"pdist_backward", "_pdist_backward"}});
+  // _cdist_backward(grad, x1 [B, N1, D], x2 [B, N1 / 2 + 1, D], 2, cdist), FlagGems' key.
+  add(matrix(
+          "cdist_backward",
+          [](const BuildContext& c, Args& a) {
+            auto d = c.dims();
+            const int64_t n2 = d[1] / 2 + 1;
+            at::Tensor x1 = ops::random(c, d), x2 = ops::random(c, {d[0], n2, d[2]});
+            a.t = {ops::random(c, {d[0], d[1], n2}), x1, x2, at::cdist(x1, x2, 2.0)};
+            a.f = {2.0};
+          },
+          kFloat32),
+      {{"cdist_backward", "_cdist_backward"}});
+  out.back().more_shapes({{2, 16, 32}, {4, 32, 64}, {8, 64, 128}, {16, 128, 256}});
   // pairwise_distance(x1, x2, p = 2): the ATen case of FlagGems' six p values.
   add(
       [](const std::string& name) {
@@ -217,6 +231,15 @@ std::vector<OpDef> linalg_ops() {
           },
           kFloatDTypes),
       {{"bilinear", "bilinear"}});
+  // einsum("ij,jk->ik", A [M, K], B [K, N]) on FlagGems' (B, M, N, K) list (its first case).
+  add(matrix(
+          "EinsumBenchmark",
+          [](const BuildContext& c, Args& a) {
+            auto d = c.dims();
+            a.t = {ops::random(c, {d[1], d[3]}), ops::random(c, {d[3], d[2]})};
+          },
+          kFloatDTypes),
+      {{"einsum", "einsum", kBase, {{"equation", "ij,jk->ik"}}}});
   return out;
 }
 

@@ -406,6 +406,23 @@ std::vector<OpDef> tensor_variant_ops() {
             });
       },
       {{"bincount", "bincount"}});
+  // F.pad(x, [1] * 2 ndim, "constant", 3.0): FlagGems draws pads in [0, 10] and the value in
+  // [0, 1024) per run; these stand for them.
+  add(generic([](const BuildContext& c, Args& a) {
+        a.t = {ops::random(c, c.dims())};
+        a.lists = {std::vector<int64_t>(2 * c.dims().size(), 1)};
+        a.f = {3.0};
+      }),
+      {{"pad", "pad", kBase, {{"mode", "constant"}}}});
+  // broadcast_to: (source rank, source dims..., target dims...).
+  add(keyed("broadcast_to",
+            [](const BuildContext& c, Args& a) {
+              auto d = c.dims();
+              const auto rank = static_cast<std::ptrdiff_t>(d[0]);
+              a.t = {ops::random(c, Dims(d.begin() + 1, d.begin() + 1 + rank))};
+              a.lists = {Dims(d.begin() + 1 + rank, d.end())};
+            }),
+      {{"broadcast_to", "broadcast_to"}});
   return out;
 }
 
