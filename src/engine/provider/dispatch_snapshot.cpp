@@ -31,6 +31,10 @@ std::vector<c10::DispatchKey> deciding_keys(const std::string& device_type) {
 }
 
 std::string identity_of(const c10::OperatorHandle& op, const std::vector<c10::DispatchKey>& keys) {
+  // An implementation registered for a name without a schema (seen: aten::isfinite.out once a
+  // Python candidate's torch is imported, SHAPE_MODE=upstream) cannot be asked for its kernels,
+  // nor called: it has no identity to compare.
+  if (!op.hasSchema()) return "<no schema>\n";
   std::string identity;
   for (const auto key : keys) {
     identity += c10::toString(key);
