@@ -5,6 +5,7 @@
 #include <ATen/ops/empty.h>
 #include <ATen/ops/full.h>
 #include <ATen/ops/rand.h>
+#include <ATen/ops/segment_reduce.h>
 #include <ATen/ops/tensor.h>
 
 #include <cmath>
@@ -247,27 +248,36 @@ std::vector<OpDef> reduction_variant_ops() {
       {{"quantile", "quantile"}});
   // segment_reduce(data, "sum", lengths, axis, unsafe): axis 1 (0 for 1-D), min(64, size)
   // segments of near-equal length, per outer index (FlagGems' first of its five reductions).
-  add(
-      [](const std::string& name) {
-        return reduction_op(
-                   name,
-                   [](const BuildContext& c, Args& a) {
-                     auto d = c.dims();
-                     const int64_t axis = d.size() == 1 ? 0 : 1;
-                     const int64_t count = std::min<int64_t>(64, d[axis]);
-                     at::Tensor lengths = at::full({count}, d[axis] / count, at::kLong);
-                     lengths.slice(0, 0, d[axis] % count).add_(1);
-                     std::vector<int64_t> outer(d.begin(), d.begin() + axis);
-                     outer.push_back(count);
-                     a.t = {ops::random(c, d), lengths.expand(outer).contiguous().to(c.device)};
-                     a.i = {axis};
-                   },
-                   kFloatDTypes)
-            .shape_keys({"segment_reduce"})
-            .shape_desc("data shape")
-            .more_shapes({{65536}, {2048, 256}, {128, 256, 128}});
-      },
+  // Args::t = data, lengths; Args::i = axis.
+  auto segments = [](const BuildContext& c, Args& a) {
+    auto d = c.dims();
+    const int64_t axis = d.size() == 1 ? 0 : 1;
+    const int64_t count = std::min<int64_t>(64, d[axis]);
+    at::Tensor lengths = at::full({count}, d[axis] / count, at::kLong);
+    lengths.slice(0, 0, d[axis] % count).add_(1);
+    std::vector<int64_t> outer(d.begin(), d.begin() + axis);
+    outer.push_back(count);
+    a.t = {ops::random(c, d), lengths.expand(outer).contiguous().to(c.device)};
+    a.i = {axis};
+  };
+  auto segment_op = [](BuildFn inputs) -> ops::Prototype {
+    return [=](const std::string& name) {
+      return reduction_op(name, inputs, kFloatDTypes)
+          .shape_keys({"segment_reduce"})
+          .shape_desc("data shape")
+          .more_shapes({{65536}, {2048, 256}, {128, 256, 128}});
+    };
+  };
+  add(segment_op(segments),
       {{"segment_reduce", "segment_reduce", kBase | kOut, {{"reduce", "sum"}, {"unsafe", true}}}});
+  // _segment_reduce_backward(grad, output, data, "sum", lengths, axis): the forward's output
+  // and a gradient of its shape, as FlagGems builds them.
+  add(segment_op([segments](const BuildContext& c, Args& a) {
+        segments(c, a);
+        at::Tensor output = at::segment_reduce(a.t[0], "sum", a.t[1], {}, {}, a.i[0], true);
+        a.t = {ops::random(c, output.sizes()), output, a.t[0], a.t[1]};
+      }),
+      {{"segment_reduce_backward", "_segment_reduce_backward", kBase | kOut, {{"reduce", "sum"}}}});
   return out;
 }
 

@@ -423,6 +423,23 @@ std::vector<OpDef> tensor_variant_ops() {
               a.lists = {Dims(d.begin() + 1 + rank, d.end())};
             }),
       {{"broadcast_to", "broadcast_to"}});
+  // unfold_backward(grad, input sizes, dim, size, step): (input sizes..., dim, size, step), the
+  // gradient of the windows' shape.
+  add(keyed("UnfoldBackwardBenchmark",
+            [=](const BuildContext& c, Args& a) {
+              auto d = c.dims();
+              Dims sizes = head(d, 3);
+              const int64_t size = d[d.size() - 2], step = d.back();
+              const int64_t rank = static_cast<int64_t>(sizes.size());
+              const int64_t dim = (d[d.size() - 3] % rank + rank) % rank;
+              Dims grad = sizes;
+              grad[dim] = (sizes[dim] - size) / step + 1;
+              grad.push_back(size);
+              a.t = {ops::random(c, grad)};
+              a.lists = {sizes};
+              a.i = {d[d.size() - 3], size, step};
+            }),
+      {{"unfold_backward", "unfold_backward"}});
   return out;
 }
 
