@@ -57,7 +57,13 @@ void prepare(OpInstance::State& s, Args args, const at::Tensor* given_dout) {
   OpInstance::State* self = &s;
   if (s.op->inplace() && !s.args.t.empty()) {
     s.pristine = s.args.t[0].clone();
-    s.reset = [self] { self->args.t[0].copy_(self->pristine); };
+    // An in-place view op (unsqueeze_) changes the input's shape, not its values: restore the
+    // shape before the values.
+    s.reset = [self] {
+      at::Tensor& t = self->args.t[0];
+      if (t.sizes() != self->pristine.sizes()) t.resize_(self->pristine.sizes());
+      t.copy_(self->pristine);
+    };
   }
   if (s.op->backward()) {
     for (auto& t : s.args.t) {

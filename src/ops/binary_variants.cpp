@@ -3,7 +3,14 @@
 // in-place and out= variants, comparisons, bitwise and dunder operators, and the two-argument
 // special functions.
 #include <ATen/TensorOperators.h>
+#include <ATen/ops/abs.h>
+#include <ATen/ops/exp.h>
+#include <ATen/ops/float_power.h>
+#include <ATen/ops/full.h>
+#include <ATen/ops/rand.h>
+#include <ATen/ops/randn_like.h>
 #include <ATen/ops/relu.h>
+#include <ATen/ops/scalar_tensor.h>
 
 #include "ops/builders.h"
 #include "ops/derived_families.h"
@@ -325,6 +332,147 @@ std::vector<OpDef> binary_variant_ops() {
                     });
   add(mutating(binary(kFloatDTypes, Domain::kNormal, kPos)),
       {{"pow_tensor_tensor_", "pow_.Tensor"}});
+  // FlagGems' FloatPowerBenchmark: its own shapes, a base in [0.25, 1.25), an exponent in
+  // [-2, 2), the scalars 1.234 (exponent) and 2.0 (base); out= is float64 for every dtype.
+  auto float_power = [](BuildFn inputs) -> ops::Prototype {
+    return [inputs](const std::string& name) {
+      return pointwise(name, kFloatDTypes, inputs).shape_keys({"FloatPowerBenchmark"});
+    };
+  };
+  auto power_base = [](const BuildContext& c) { return at::rand(c.dims(), c.options()) + 0.25; };
+  auto power_exponent = [](const BuildContext& c) {
+    return at::rand(c.dims(), c.options()) * 4 - 2;
+  };
+  add(float_power([=](const BuildContext& c, Args& a) {
+        a.t = {power_base(c), power_exponent(c)};
+      }),
+      {{"float_power_tensor_tensor", "float_power.Tensor_Tensor", kBase | kOut}});
+  add(float_power([=](const BuildContext& c, Args& a) {
+        a.t = {power_base(c)};
+        a.f = {1.234};
+      }),
+      {{"float_power_tensor_scalar", "float_power.Tensor_Scalar", kBase | kOut}});
+  add(float_power([=](const BuildContext& c, Args& a) {
+        a.t = {power_exponent(c)};
+        a.f = {2.0};
+      }),
+      {{"float_power_scalar_tensor", "float_power.Scalar", kBase | kOut}});
+  // float_power_ as FlagGems times it: ATen's in-place op refuses a non-float64 self, so its
+  // reference computes in float64 and casts back (BinaryPointwiseBenchmark, float16/32).
+  out.push_back(binary({DType::kFloat16, DType::kFloat32}, Domain::kNormal, kPos)("float_power_")
+                    .call([](Args& a) {
+                      return at::float_power(a.t[0].to(at::kDouble), a.t[1].to(at::kDouble))
+                          .to(a.t[0].scalar_type());
+                    })
+                    .aten({"aten::float_power.Tensor_Tensor"}));
+  // isin against 42, or of a scalar drawn from the tensor (42 stands for it), int dtypes,
+  // GenericBenchmark2DOnly's shapes up to 2^29 elements.
+  auto isin = [](const std::string& name) {
+    return with_int(42, kIntDTypes)(name)
+        .shape_keys({"GenericBenchmark2DOnly", "GenericBenchmark"})
+        .more_shapes(ops::generic_more_shapes_2d());
+  };
+  add(isin, {
+                {"isin_tensor_scalar", "isin.Tensor_Scalar"},
+                {"isin_scalar_tensor", "isin.Scalar_Tensor"},
+            });
+  add(mutating(with_scalar(3.5)), {{"xlogy_scalar_other_", "xlogy_.Scalar_Other"}});
+  // FlagGems' RshiftBenchmark: values in [0, 100), shifts in [0, 8), its own three shapes.
+  add(
+      [](const std::string& name) {
+        return binary(kIntDTypes, Domain::kSmallInt)(name)
+            .shape_keys({"RshiftBenchmark"})
+            .more_shapes({});
+      },
+      {{"rshift", "__rshift__.Tensor", kBase | kOut}});
+  add(binary(ops::float_and_int()), {{"isclose", "isclose"}});
+  add(binary(kFloat32, Domain::kSmallInt, Domain::kUnit),
+      {{"special_shifted_chebyshev_polynomial_w", "special_shifted_chebyshev_polynomial_w"}});
+  // FlagGems' ChebyshevPolynomialWBenchmark: x in [-1, 1), degree 3 as a 0-dim int64 tensor.
+  add(
+      [](const std::string& name) {
+        return pointwise(name, {DType::kFloat32},
+                         [](const BuildContext& c, Args& a) {
+                           a.t = {at::rand(c.dims(), c.options()) * 2 - 1,
+                                  at::scalar_tensor(3, c.options().dtype(at::kLong))};
+                         })
+            .shape_keys({"ChebyshevPolynomialWBenchmark"})
+            .more_shapes(ops::unary_more_shapes());
+      },
+      {{"special_chebyshev_polynomial_w", "special_chebyshev_polynomial_w", kBase | kOut}});
+  // Backward kernels of pointwise activations: (grad_output, x, FlagGems' scalars).
+  add(
+      [](const std::string& name) {
+        return binary()(name)
+            .shape_keys({"UnaryPointwiseBenchmark"})
+            .more_shapes(ops::unary_more_shapes())
+            .inputs([](const BuildContext& c, Args& a) {
+              at::Tensor x = ops::random(c, c.dims());
+              a.t = {at::randn_like(x), x};
+              a.f = {0.01};
+            });
+      },
+      {{"leaky_relu_backward", "leaky_relu_backward", kBase, {{"self_is_result", false}}}});
+  add(
+      [](const std::string& name) {
+        return generic()(name).inputs([](const BuildContext& c, Args& a) {
+          a.t = {ops::random(c, c.dims()), ops::random(c, c.dims())};
+          a.f = {3.14};
+        });
+      },
+      {{"threshold_backward", "threshold_backward"}});
+  // log_sigmoid_backward(grad_output, x, buffer = exp(-|x|)), UnaryPointwiseBenchmark.
+  add(
+      [](const std::string& name) {
+        return binary()(name)
+            .shape_keys({"UnaryPointwiseBenchmark"})
+            .more_shapes(ops::unary_more_shapes())
+            .inputs([](const BuildContext& c, Args& a) {
+              at::Tensor x = ops::random(c, c.dims());
+              a.t = {ops::random(c, c.dims()), x, at::exp(-at::abs(x))};
+            });
+      },
+      {{"log_sigmoid_backward",
+        "log_sigmoid_backward",
+        kBase | kOut,
+        {},
+        "log_sigmoid_backward.grad_input"}});
+  // prelu(x, w): w of x's channel count (a 0-dim w for 1-D x), Benchmark's shapes.
+  add(
+      [](const std::string& name) {
+        return pointwise(name, kFloatDTypes, [](const BuildContext& c, Args& a) {
+          auto d = c.dims();
+          a.t = {ops::random(c, d), d.size() == 1 ? ops::random(c, {}) : ops::random(c, {d[1]})};
+        });
+      },
+      {{"prelu", "prelu"}});
+  // _prelu_kernel_backward(grad, x, w = [0.25]) on FlagGems' three shapes.
+  add(
+      [](const std::string& name) {
+        return pointwise(name, kFloatDTypes,
+                         [](const BuildContext& c, Args& a) {
+                           a.t = {ops::random(c, c.dims()), ops::random(c, c.dims()),
+                                  at::full({1}, 0.25, c.options())};
+                         })
+            .shape_keys({"PReluKernelBackwardBenchmark"});
+      },
+      {{"prelu_kernel_backward", "_prelu_kernel_backward"}});
+  // rrelu_with_noise_backward(grad, x, noise in [0, 1), 1/8, 1/3, training, not self_is_result).
+  add(
+      [](const std::string& name) {
+        return binary()(name)
+            .shape_keys({"UnaryPointwiseBenchmark"})
+            .more_shapes(ops::unary_more_shapes())
+            .inputs([](const BuildContext& c, Args& a) {
+              at::Tensor x = ops::random(c, c.dims());
+              a.t = {at::randn_like(x), x, at::rand(c.dims(), c.options())};
+              a.f = {0.125, 1.0 / 3.0};
+            });
+      },
+      {{"rrelu_with_noise_backward",
+        "rrelu_with_noise_backward",
+        kBase,
+        {{"training", true}, {"self_is_result", false}}}});
   // FlagGems' add_relu is relu(a + b) and add_relu_ a.copy_(relu(a + b)): ATen's _add_relu has
   // a CPU kernel only, so the composite is the baseline, as in FlagGems.
   out.push_back(binary()("add_relu")

@@ -6,6 +6,7 @@
 #include <ATen/ops/baddbmm.h>
 #include <ATen/ops/bmm.h>
 #include <ATen/ops/dot.h>
+#include <ATen/ops/empty_like.h>
 #include <ATen/ops/linear.h>
 #include <ATen/ops/matmul.h>
 #include <ATen/ops/mm.h>
@@ -16,6 +17,7 @@
 #include "core/error.h"
 #include "ops/builders.h"
 #include "ops/families.h"
+#include "ops/input_detail.h"
 #include "ops/variants.h"
 
 namespace caliber {
@@ -214,6 +216,47 @@ std::vector<OpDef> blas_ops() {
   };
   add(gemm(mm_inputs), {{"mm", "mm", ops::kOut}});
   add(gemm(addmm_inputs), {{"addmm", "addmm", ops::kOut}});
+  // addmm.dtype: a float32 bias, half operands, a float32 result (FlagGems' float16/bfloat16
+  // test); the out= form writes a float32 [M, N].
+  auto addmm_dtype = [](bool out) -> ops::Prototype {
+    return [=](const std::string& name) {
+      return blas(name.c_str(),
+                  [out](const BuildContext& c, Args& a) {
+                    addmm_inputs(c, a);
+                    a.t[0] = a.t[0].to(at::kFloat);
+                    if (out) a.t.push_back(at::empty_like(a.t[0]));
+                  },
+                  {})
+          .dtypes({DType::kFloat16, DType::kBFloat16})
+          .flops([](const Args& a, const at::Tensor& result) {
+            return 2.0 * static_cast<double>(result.numel()) * static_cast<double>(a.t[1].size(-1));
+          })
+          .detail([](const Args& a) {
+            SizeDetail d;
+            for (size_t i = 0; i < 3; ++i) d.arg(size_of(a.t[i]));
+            d.arg(PyValue::raw("torch.float32"));
+            if (a.t.size() > 3) d.arg(size_of(a.t[3]));
+            return d;
+          });
+    };
+  };
+  // FlagGems' mm_self_transpose (under its `mm` mark): mm(x, x^T) of a column-major x [M, K].
+  ops.push_back(OpDef("mm_self_transpose")
+                    .family(Family::kBlas)
+                    .shape_keys({"mm_self_transpose"})
+                    .shape_desc("M, K")
+                    .inputs([](const BuildContext& c, Args& a) {
+                      auto d = c.dims();
+                      a.t = {ops::random(c, {d[1], d[0]}).t()};
+                    })
+                    .call([](A& a) { return at::mm(a.t[0], a.t[0].t()); })
+                    .flops([](const Args& a, const at::Tensor& out) {
+                      return 2.0 * static_cast<double>(out.numel()) *
+                             static_cast<double>(a.t[0].size(1));
+                    })
+                    .aten({"aten::mm"}));
+  add(addmm_dtype(false), {{"addmm_dtype", "addmm.dtype"}});
+  add(addmm_dtype(true), {{"addmm_dtype_out", "addmm.dtype_out"}});
   add(gemm(bmm_inputs), {{"bmm", "bmm", ops::kOut}});
   add(gemm(baddbmm_inputs), {{"baddbmm", "baddbmm", ops::kInplace | ops::kOut}});
   add(gemm(addbmm_inputs), {{"addbmm", "addbmm", ops::kBaseInplace}});

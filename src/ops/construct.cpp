@@ -81,7 +81,8 @@ std::vector<OpDef> construct_ops() {
       construct("eye", sizes_only,
                 [](A& a) { return at::eye(a.lists[0][0], a.lists[0].back(), a.options); })
           .skip_shapes(eye_beyond_flaggems)
-          .aten({"aten::eye.m"}),
+          .aten({"aten::eye.m"})
+          .aliases({"eye_m"}),
   };
   return ops;
 }

@@ -3,6 +3,7 @@
 #include <ATen/ops/empty.h>
 #include <ATen/ops/isnan.h>
 #include <ATen/ops/scalar_tensor.h>
+#include <ATen/ops/zeros.h>
 
 #include <cmath>
 #include <functional>
@@ -133,6 +134,26 @@ std::vector<OpDef> construct_variant_ops() {
                 a.lists = {c.dims()};
               }),
       {{"new_ones", "new_ones"}});
+  // range(0, end) of the case's dtype (FlagGems' RangeBenchmark: end 4096, 2^24, 2^30).
+  add(
+      [](const std::string& name) {
+        return generic(kConstruct,
+                       [](const BuildContext& c, Args& a) {
+                         a.i = {0, c.dims()[0]};
+                       },
+                       {DType::kFloat16, DType::kFloat32})(name)
+            .shape_keys({"RangeBenchmark"})
+            .more_shapes({});
+      },
+      {{"range", "range"}});
+  // FlagGems times torch.zeros(1) as make_dep_token's baseline: ATen's _make_dep_token has a CPU
+  // kernel only.
+  out.push_back(generic(kConstruct, [](const BuildContext&, Args&) {})("make_dep_token")
+                    .call([](Args& a) { return at::zeros({1}, a.options); })
+                    .aten({"aten::zeros"}));
+  // scalar_tensor(0.01) of the case's dtype: FlagGems' input_fn ignores the shape.
+  add(generic(kConstruct, [](const BuildContext&, Args& a) { a.f = {0.01}; }),
+      {{"scalar_tensor", "scalar_tensor"}});
   auto no_1d = [](ops::Prototype proto) -> ops::Prototype {
     return [proto](const std::string& name) {
       return proto(name)

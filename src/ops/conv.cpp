@@ -6,6 +6,7 @@
 #include <ATen/ops/conv1d.h>
 #include <ATen/ops/conv2d.h>
 #include <ATen/ops/conv3d.h>
+#include <ATen/ops/conv_transpose1d.h>
 #include <ATen/ops/conv_transpose2d.h>
 #include <ATen/ops/max_pool2d.h>
 #include <ATen/ops/upsample_bilinear2d.h>
@@ -79,12 +80,73 @@ OpDef image(const char* name, CallFn call) {
 
 const char* kConv2dDesc = "N, C_in, H, W, C_out, K_h, K_w, stride, padding, groups";
 
+// FlagGems' Conv*PaddingBenchmark tuples: the Conv*Benchmark layout with a padding that is an
+// integer or "valid" / "same". Args::i holds stride, padding, groups and the padding's kind.
+enum PaddingKind : int64_t { kIntPadding = 0, kValid = 1, kSame = 2 };
+
+BuildFn padded_conv_inputs(int spatial) {
+  return [spatial](const BuildContext& c, Args& a) {
+    const auto& items = c.shape_case.shape.items;
+    auto at_ = [&](size_t k) { return items.at(k).integer; };
+    const size_t n = static_cast<size_t>(spatial);
+    const int64_t batch = at_(0), channels = at_(1), out_channels = at_(2 + n);
+    const int64_t stride = at_(3 + 2 * n), groups = at_(5 + 2 * n);
+    const auto& padding = items.at(4 + 2 * n);
+    std::vector<int64_t> input = {batch, channels}, weight = {out_channels, channels / groups};
+    for (size_t k = 0; k < n; ++k) {
+      input.push_back(at_(2 + k));
+      weight.push_back(at_(3 + n + k));
+    }
+    a.t = {ops::random(c, input), ops::random(c, weight)};
+    const bool named = padding.kind == ShapeValue::Kind::kString;
+    const int64_t kind = !named ? kIntPadding : padding.text == "same" ? kSame : kValid;
+    a.i = {stride, named ? 0 : padding.integer, groups, kind};
+  };
+}
+
+c10::string_view padding_name(const Args& a) { return a.i[3] == kSame ? "same" : "valid"; }
+
 }  // namespace
 
 std::vector<OpDef> conv_ops() {
   using A = Args;
   auto conv2d = [](A& a) { return at::conv2d(a.t[0], a.t[1], {}, a.i[0], a.i[1], 1, a.i[2]); };
+  const char* kPaddedDesc = "N, C_in, *spatial, C_out, *kernel, stride, padding, groups";
   std::vector<OpDef> ops = {
+      // FlagGems' ConvTranspose1dBenchmark: N, C, L, C_out, K, stride, padding, groups; the
+      // weight is [C, C_out / groups, K].
+      conv(
+          "conv_transpose1d", "ConvTranspose1dBenchmark",
+          "N, C, L, C_out, K, stride, padding, groups",
+          [](const BuildContext& c, Args& a) {
+            auto d = c.dims();
+            a.t = {ops::random(c, {d[0], d[1], d[2]}), ops::random(c, {d[1], d[3] / d[7], d[4]})};
+            a.i = {d[5], d[6], d[7]};
+          },
+          [](A& a) { return at::conv_transpose1d(a.t[0], a.t[1], {}, a.i[0], a.i[1], 0, a.i[2]); })
+          .aten({"aten::conv_transpose1d", "aten::convolution"}),
+      conv("conv1d_padding", "Conv1DPaddingBenchmark", kPaddedDesc, padded_conv_inputs(1),
+           [](A& a) {
+             return a.i[3] == kIntPadding
+                        ? at::conv1d(a.t[0], a.t[1], {}, a.i[0], a.i[1], 1, a.i[2])
+                        : at::conv1d(a.t[0], a.t[1], {}, a.i[0], padding_name(a), 1, a.i[2]);
+           })
+          .dtypes({DType::kFloat16, DType::kFloat32})
+          .aten({"aten::conv1d", "aten::conv1d.padding", "aten::convolution"}),
+      conv("conv2d_padding", "Conv2DPaddingBenchmark", kPaddedDesc, padded_conv_inputs(2),
+           [](A& a) {
+             return a.i[3] == kIntPadding
+                        ? at::conv2d(a.t[0], a.t[1], {}, a.i[0], a.i[1], 1, a.i[2])
+                        : at::conv2d(a.t[0], a.t[1], {}, a.i[0], padding_name(a), 1, a.i[2]);
+           })
+          .aten({"aten::conv2d.padding", "aten::convolution"}),
+      conv("conv3d_padding", "Conv3DPaddingBenchmark", kPaddedDesc, padded_conv_inputs(3),
+           [](A& a) {
+             return a.i[3] == kIntPadding
+                        ? at::conv3d(a.t[0], a.t[1], {}, a.i[0], a.i[1], 1, a.i[2])
+                        : at::conv3d(a.t[0], a.t[1], {}, a.i[0], padding_name(a), 1, a.i[2]);
+           })
+          .aten({"aten::conv3d.padding", "aten::convolution"}),
       conv("conv1d", "Conv1DBenchmark", "N, C, L, Co, K, stride, padding, groups", conv1d_inputs,
            [](A& a) { return at::conv1d(a.t[0], a.t[1], {}, a.i[0], a.i[1], 1, a.i[2]); })
           .builtin_shapes({{32, 64, 256, 64, 3, 1, 1, 1}, {64, 32, 512, 32, 5, 2, 2, 1}})

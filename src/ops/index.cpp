@@ -138,6 +138,10 @@ std::vector<OpDef> index_ops() {
       select("index_fill", row_index_inputs,
              [](A& a) { return at::index_fill(a.t[0], 0, a.t[1], 2.0); })
           .aten({"aten::index_fill.int_Scalar"}),
+      select("index_fill_", row_index_inputs,
+             [](A& a) { return a.t[0].index_fill_(0, a.t[1], 2.0); })
+          .inplace()
+          .aten({"aten::index_fill_.int_Scalar"}),
       select("gather", column_index_inputs, [](A& a) { return at::gather(a.t[0], 1, a.t[1]); })
           .dtypes(ops::float_and_int()),
       select("gather_backward", column_index_inputs,

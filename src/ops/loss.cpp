@@ -10,6 +10,7 @@
 #include <ATen/ops/margin_ranking_loss.h>
 #include <ATen/ops/mse_loss.h>
 #include <ATen/ops/nll_loss.h>
+#include <ATen/ops/nll_loss_nd.h>
 #include <ATen/ops/smooth_l1_loss.h>
 #include <ATen/ops/soft_margin_loss.h>
 
@@ -27,6 +28,19 @@ void class_inputs(const BuildContext& c, Args& a) {
   int64_t n = d.size() > 1 ? d[0] : 1;
   int64_t classes = d.back();
   a.t = {ops::random(c, {n, classes}), ops::indices(c, {n}, classes)};
+}
+
+// FlagGems' nll_loss2d inputs: scores [N, C, H, W] and targets [N, H, W] in [0, W).
+void image_class_inputs(const BuildContext& c, Args& a) {
+  auto d = c.dims();
+  a.t = {ops::random(c, d), ops::indices(c, {d[0], d[2], d[3]}, d[3])};
+}
+
+// FlagGems' NllLoss2dBenchmark drops shapes over 2^29 elements (the backward's memory).
+std::string over_2_29(const Shape& s) {
+  int64_t n = 1;
+  for (const auto& v : s.items) n *= v.integer;
+  return n <= (int64_t{1} << 29) ? "" : "over FlagGems' nll_loss2d cap of 2^29 elements";
 }
 
 // log-probabilities for nll_loss.
@@ -67,6 +81,8 @@ std::vector<OpDef> loss_ops() {
   using A = Args;
   auto cross_entropy = [](A& a) { return at::cross_entropy_loss(a.t[0], a.t[1]); };
   auto nll = [](A& a) { return at::nll_loss(a.t[0], a.t[1]); };
+  // F.nll_loss's entry for inputs of more than 2 dims (nll_loss2d_forward on 4-D ones).
+  auto nll_nd = [](A& a) { return at::nll_loss_nd(a.t[0], a.t[1]); };
   auto mse = [](A& a) { return at::mse_loss(a.t[0], a.t[1]); };
   auto smooth_l1 = [](A& a) { return at::smooth_l1_loss(a.t[0], a.t[1]); };
   auto probs = pair(Domain::kUnit, Domain::kUnit);
@@ -76,7 +92,10 @@ std::vector<OpDef> loss_ops() {
       loss("cross_entropy_loss_backward", class_inputs, cross_entropy)
           .backward()
           .aten({"aten::_log_softmax_backward_data", "aten::nll_loss_backward"}),
-      loss("nll_loss", log_prob_inputs, nll).aten({"aten::nll_loss_forward"}),
+      // FlagGems' nll_loss_forward mark times F.nll_loss on these inputs.
+      loss("nll_loss", log_prob_inputs, nll)
+          .aten({"aten::nll_loss_forward"})
+          .aliases({"nll_loss_forward"}),
       loss("nll_loss_backward", log_prob_inputs, nll).backward(),
       loss("mse_loss", pair(Domain::kNormal, Domain::kNormal), mse),
       loss("mse_loss_backward", pair(Domain::kNormal, Domain::kNormal), mse).backward(),
@@ -106,6 +125,15 @@ std::vector<OpDef> loss_ops() {
       loss("margin_ranking_loss", with_signs(2),
            [](A& a) { return at::margin_ranking_loss(a.t[0], a.t[1], a.t[2]); })
           .shape_key("MarginRankingLossBenchmark"),
+      loss("nll_loss2d_forward", image_class_inputs, nll_nd)
+          .shape_keys({"GenericBenchmark4DOnly"})
+          .skip_shapes(over_2_29)
+          .aten({"aten::nll_loss2d_forward"}),
+      loss("nll_loss2d_backward", image_class_inputs, nll_nd)
+          .shape_keys({"GenericBenchmark4DOnly"})
+          .skip_shapes(over_2_29)
+          .backward()
+          .aten({"aten::nll_loss2d_backward"}),
   };
   return ops;
 }

@@ -78,6 +78,58 @@ std::vector<OpDef> norm_variant_ops() {
                                        "_native_batch_norm_legit.no_stats_out",
                                        ops::kBase,
                                        {kTraining}}});
+  // FlagGems' batch-norm entry points on NormBenchmark's shapes and its extra ones; the two
+  // evaluation-mode marks time F.batch_norm(training=False), i.e. aten::batch_norm.
+  auto batch_norm_entry = [](const std::string& name) {
+    return norm(batch_norm(true, false))(name).more_shapes(
+        {{16, 16, 64}, {16, 16, 1024}, {16, 16, 4098}, {1, 8, 4, 4}, {16, 8, 128, 128}});
+  };
+  const ops::ArgValue kCudnn{"cudnn_enabled", true};
+  add(batch_norm_entry,
+      {
+          {"_batch_norm_with_update_functional", "_batch_norm_with_update_functional"},
+          {"native_batch_norm_legit_functional",
+           "_native_batch_norm_legit_functional",
+           ops::kBase,
+           {kTraining}},
+          {"batch_norm_impl_index", "_batch_norm_impl_index", ops::kBase, {kTraining, kCudnn}},
+          {"batch_norm_no_update", "batch_norm", ops::kBase, {{"training", false}, kCudnn}},
+          {"native_batch_norm_legit_no_training",
+           "batch_norm",
+           ops::kBase,
+           {{"training", false}, kCudnn}},
+      });
+  out[out.size() - 5].aliases({"batch_norm_with_update_functional"});
+  // Weight normalisation over dim 0 on GenericBenchmarkExcluse1D's shapes: v and g of
+  // (M, 1, ...); the backward takes the gradient, v, and g and norms of M.
+  auto weight_norm = [](BuildFn inputs, std::vector<DType> dtypes) -> ops::Prototype {
+    return [=](const std::string& name) {
+      return norm(inputs)(name)
+          .dtypes(dtypes)
+          .shape_keys({"GenericBenchmarkExcluse1D", "GenericBenchmark"})
+          .shape_desc("")
+          .more_shapes(ops::generic_more_shapes_no_1d());
+    };
+  };
+  add(weight_norm(
+          [](const BuildContext& c, Args& a) {
+            auto d = c.dims();
+            std::vector<int64_t> g(d.size(), 1);
+            g[0] = d[0];
+            a.t = {ops::random(c, d), ops::random(c, g)};
+            a.i = {0};
+          },
+          kFloatDTypes),
+      {{"weight_norm_interface", "_weight_norm_interface"}});
+  add(weight_norm(
+          [](const BuildContext& c, Args& a) {
+            auto d = c.dims();
+            a.t = {ops::random(c, d), ops::random(c, d), ops::random(c, {d[0]}),
+                   ops::random(c, {d[0]}, ops::Domain::kPositive)};
+            a.i = {0};
+          },
+          {DType::kFloat32}),
+      {{"weight_norm_interface_backward", "_weight_norm_interface_backward"}});
   return out;
 }
 

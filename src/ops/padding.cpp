@@ -80,6 +80,8 @@ std::vector<OpDef> padding_ops() {
   add(pad("ReplicationPad1dBenchmark", forward(1)), {{"replication_pad1d", "replication_pad1d"}});
   add(pad("ReplicationPad2dBenchmark", forward(2)),
       {{"replication_pad2d", "replication_pad2d", kBase | kOut}});
+  // FlagGems draws the replication_pad3d padding p in [1, 3] per run; 2 stands for it.
+  add(pad("ReplicationPad3dBenchmark", forward(3)), {{"replication_pad3d", "replication_pad3d"}});
   add(pad("ReflectionPad1dBackwardBenchmark", backward(1)),
       {{"reflection_pad1d_backward", "reflection_pad1d_backward"}});
   add(

@@ -1,6 +1,7 @@
 // Pooling by its ATen operators on the shapes FlagGems' pooling benchmarks list in code (keyed
 // by their class in shapes/core.yaml), with their common case: kernel 3, stride 2, padding 1.
 #include <ATen/ops/adaptive_max_pool2d.h>
+#include <ATen/ops/max_pool2d_with_indices.h>
 
 #include "ops/builders.h"
 #include "ops/derived_families.h"
@@ -88,6 +89,24 @@ std::vector<OpDef> pooling_ops() {
   add(pool("AdaptiveMaxPool2dBackwardBenchmark", "N, C, H, W, OUT_H, OUT_W",
            adaptive_backward(true)),
       {{"adaptive_max_pool2d_backward", "adaptive_max_pool2d_backward"}});
+  // _adaptive_avg_pool3d_backward(grad, x): FlagGems' (N, C, D, H, W) zipped with its output
+  // sizes, as (N, C, D, H, W, OUT_D, OUT_H, OUT_W).
+  add(pool("AdaptiveAvgPool3dBackwardBenchmark", "N, C, D, H, W, OUT_D, OUT_H, OUT_W",
+           [](const BuildContext& c, Args& a) {
+             auto d = c.dims();
+             a.t = {ops::random(c, {d[0], d[1], d[5], d[6], d[7]}),
+                    ops::random(c, {d[0], d[1], d[2], d[3], d[4]})};
+           }),
+      {{"adaptive_avg_pool3d_backward", "_adaptive_avg_pool3d_backward"}});
+  // max_unpool2d of max_pool2d(x, 2, stride 2) values and indices back to (H, W).
+  add(pool("MaxUnpool2dBenchmark", "N, C, H, W",
+           [](const BuildContext& c, Args& a) {
+             auto d = c.dims();
+             auto [values, where] = at::max_pool2d_with_indices(ops::random(c, d), {2, 2}, {2, 2});
+             a.t = {values, where};
+             a.lists = {{d[2], d[3]}};
+           }),
+      {{"max_unpool2d", "max_unpool2d"}});
   return out;
 }
 

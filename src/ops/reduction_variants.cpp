@@ -2,7 +2,11 @@
 // each, with FlagGems' input_fn arguments: UnaryReductionBenchmark's dim 1, the scans' dim of
 // their test, the `_out` tests' out= tensor.
 #include <ATen/TensorOperators.h>
+#include <ATen/ops/empty.h>
+#include <ATen/ops/full.h>
 #include <ATen/ops/rand.h>
+#include <ATen/ops/segment_reduce.h>
+#include <ATen/ops/tensor.h>
 
 #include <cmath>
 
@@ -185,6 +189,95 @@ std::vector<OpDef> reduction_variant_ops() {
   add(generic(tensor_and_dim()), {{"softmax", "_softmax", kOut, {{"half_to_float", false}}}});
   add(generic_no_1d(tensor_then({1})),
       {{"log_softmax", "_log_softmax", kOut, {{"half_to_float", false}}}});
+  add(
+      [](const std::string& name) {
+        return reduction_op(name, ops::tensors(1), kFloatDTypes)
+            .shape_key("UnaryReductionBenchmark");
+      },
+      {{"aminmax", "aminmax"}});
+  // nanmedian along the last dim, 1-D shapes skipped (FlagGems yields nothing for them); the
+  // dim_values form writes into (values, indices) tensors of the reduced shape.
+  auto nanmedian_dim = [with_nans](bool values) -> ops::Prototype {
+    return [=](const std::string& name) {
+      return reduction_op(
+                 name,
+                 [=](const BuildContext& c, Args& a) {
+                   with_nans(c, a);
+                   a.i = {-1};
+                   if (!values) return;
+                   auto d = c.dims();
+                   d.pop_back();
+                   a.t.push_back(at::empty(d, c.options()));
+                   a.t.push_back(at::empty(d, c.options().dtype(at::kLong)));
+                 },
+                 kFloatDTypes)
+          .shape_key(name)
+          .shape_desc("M, N")
+          .skip_shapes([](const Shape& s) -> std::string {
+            return s.items.size() > 1 ? "" : "FlagGems yields no input for 1-D shapes";
+          });
+    };
+  };
+  add(nanmedian_dim(false), {{"nanmedian_dim", "nanmedian.dim"}});
+  add(nanmedian_dim(true), {{"nanmedian_dim_values", "nanmedian.dim_values"}});
+  // quantile(x, q = [0, 0.2, ..., 1], dim 0), float32, FlagGems' `quantile` shape key.
+  add(
+      [](const std::string& name) {
+        return reduction_op(name,
+                            [](const BuildContext& c, Args& a) {
+                              a.t = {ops::random(c, c.dims()),
+                                     at::tensor({0.0, 0.2, 0.4, 0.6, 0.8, 1.0}, c.options())};
+                              a.i = {0};
+                            },
+                            {DType::kFloat32})
+            .shape_key("quantile")
+            .more_shapes({{4},
+                          {1024},
+                          {65535},
+                          {1024, 1},
+                          {1024, 8},
+                          {1024, 64},
+                          {1024, 512},
+                          {1024, 4096},
+                          {64, 64, 1},
+                          {64, 64, 8},
+                          {64, 64, 64},
+                          {64, 64, 512},
+                          {64, 64, 4096}});
+      },
+      {{"quantile", "quantile"}});
+  // segment_reduce(data, "sum", lengths, axis, unsafe): axis 1 (0 for 1-D), min(64, size)
+  // segments of near-equal length, per outer index (FlagGems' first of its five reductions).
+  // Args::t = data, lengths; Args::i = axis.
+  auto segments = [](const BuildContext& c, Args& a) {
+    auto d = c.dims();
+    const int64_t axis = d.size() == 1 ? 0 : 1;
+    const int64_t count = std::min<int64_t>(64, d[axis]);
+    at::Tensor lengths = at::full({count}, d[axis] / count, at::kLong);
+    lengths.slice(0, 0, d[axis] % count).add_(1);
+    std::vector<int64_t> outer(d.begin(), d.begin() + axis);
+    outer.push_back(count);
+    a.t = {ops::random(c, d), lengths.expand(outer).contiguous().to(c.device)};
+    a.i = {axis};
+  };
+  auto segment_op = [](BuildFn inputs) -> ops::Prototype {
+    return [=](const std::string& name) {
+      return reduction_op(name, inputs, kFloatDTypes)
+          .shape_keys({"segment_reduce"})
+          .shape_desc("data shape")
+          .more_shapes({{65536}, {2048, 256}, {128, 256, 128}});
+    };
+  };
+  add(segment_op(segments),
+      {{"segment_reduce", "segment_reduce", kBase | kOut, {{"reduce", "sum"}, {"unsafe", true}}}});
+  // _segment_reduce_backward(grad, output, data, "sum", lengths, axis): the forward's output
+  // and a gradient of its shape, as FlagGems builds them.
+  add(segment_op([segments](const BuildContext& c, Args& a) {
+        segments(c, a);
+        at::Tensor output = at::segment_reduce(a.t[0], "sum", a.t[1], {}, {}, a.i[0], true);
+        a.t = {ops::random(c, output.sizes()), output, a.t[0], a.t[1]};
+      }),
+      {{"segment_reduce_backward", "_segment_reduce_backward", kBase | kOut, {{"reduce", "sum"}}}});
   return out;
 }
 

@@ -5,6 +5,7 @@
 #include <ATen/ops/all.h>
 #include <ATen/ops/bernoulli.h>
 #include <ATen/ops/dropout.h>
+#include <ATen/ops/full.h>
 #include <ATen/ops/multinomial.h>
 #include <ATen/ops/native_dropout.h>
 #include <ATen/ops/normal.h>
@@ -19,6 +20,7 @@
 
 #include "ops/builders.h"
 #include "ops/families.h"
+#include "ops/input_detail.h"
 
 namespace caliber {
 namespace {
@@ -165,6 +167,42 @@ std::vector<OpDef> rng_ops() {
           .shape_key("GenericBenchmark2DOnly")
           .more_shapes(ops::generic_more_shapes_2d())
           .aten({"aten::multinomial"}),
+      // FlagGems' normal overloads: mean 3, std 10, as full tensors or Python floats.
+      rng(
+          "normal_float_float_",
+          [](const BuildContext& c, Args& a) {
+            a.t = {ops::random(c, c.dims())};
+            a.f = {3.0, 10.0};
+          },
+          [](A& a) { return a.t[0].normal_(a.f[0], a.f[1]); }, range(-kBig, kBig))
+          .inplace()
+          .aten({"aten::normal_"}),
+      rng(
+          "normal_tensor_tensor",
+          [](const BuildContext& c, Args& a) {
+            a.t = {at::full(c.dims(), 3.0, c.options()), at::full(c.dims(), 10.0, c.options())};
+          },
+          [](A& a) { return at::normal(a.t[0], a.t[1]); }, range(-kBig, kBig))
+          .aten({"aten::normal.Tensor_Tensor"}),
+      rng(
+          "normal_tensor_float",
+          [](const BuildContext& c, Args& a) {
+            a.t = {at::full(c.dims(), 3.0, c.options())};
+            a.f = {10.0};
+          },
+          [](A& a) { return at::normal(a.t[0], a.f[0]); }, range(-kBig, kBig))
+          .aten({"aten::normal.Tensor_float"}),
+      rng(
+          "normal_float_tensor",
+          [](const BuildContext& c, Args& a) {
+            a.t = {at::full(c.dims(), 10.0, c.options())};
+            a.f = {3.0};
+          },
+          [](A& a) { return at::normal(a.f[0], a.t[0]); }, range(-kBig, kBig))
+          .aten({"aten::normal.float_Tensor"})
+          .detail([](const Args& a) {
+            return SizeDetail{}.arg(PyValue::real_number(a.f[0])).arg(size_of(a.t[0]));
+          }),
   };
   return ops;
 }

@@ -3,12 +3,15 @@
 #include <ATen/ops/_unique2.h>
 #include <ATen/ops/argsort.h>
 #include <ATen/ops/bucketize.h>
+#include <ATen/ops/empty.h>
 #include <ATen/ops/isin.h>
 #include <ATen/ops/kthvalue.h>
+#include <ATen/ops/linspace.h>
 #include <ATen/ops/searchsorted.h>
 #include <ATen/ops/sort.h>
 #include <ATen/ops/topk.h>
 #include <ATen/ops/unique_consecutive.h>
+#include <ATen/ops/unique_dim.h>
 
 #include "ops/builders.h"
 #include "ops/families.h"
@@ -26,6 +29,47 @@ OpDef sorting(const char* name, BuildFn inputs, CallFn call) {
       .more_shapes(ops::generic_more_shapes_2d())
       .inputs(std::move(inputs))
       .call(std::move(call));
+}
+
+// FlagGems' searchsorted sequences and values: linspace(-4096, 4096) of the last dim (for int8
+// [-120, 120], uint8 [0, 255], int16 [-2048, 2048]), rounded for integer dtypes, expanded over
+// the leading dims.
+at::Tensor ramp(const BuildContext& c, const std::vector<int64_t>& shape) {
+  double low = -4096, high = 4096;
+  if (c.dtype == DType::kUInt8) low = 0, high = 255;
+  if (c.dtype == DType::kInt8) low = -120, high = 120;
+  if (c.dtype == DType::kInt16) low = -2048, high = 2048;
+  at::Tensor base = at::linspace(low, high, shape.back(), at::dtype(at::kFloat));
+  if (!at::isFloatingType(c.scalar_type())) base = base.round();
+  std::vector<int64_t> view(shape.size(), 1);
+  view.back() = shape.back();
+  return base.to(c.scalar_type()).reshape(view).expand(shape).contiguous().to(c.device);
+}
+
+// SearchsortedBenchmark's (sequence dims..., values dims..., with sorter, right, out_int32):
+// Args::t = sequence, values, out, [sorter]; Args::i = right, out_int32, with sorter.
+void searchsorted_out_inputs(const BuildContext& c, Args& a) {
+  auto d = c.dims();
+  const size_t rank = (d.size() - 3) / 2;
+  std::vector<int64_t> seq(d.begin(), d.begin() + rank), values(d.begin() + rank, d.end() - 3);
+  const int64_t sorter = d[2 * rank], right = d[2 * rank + 1], int32 = d[2 * rank + 2];
+  at::Tensor sequence = ramp(c, seq);
+  if (sorter) sequence = sequence.flip(-1);
+  a.t = {sequence, ramp(c, values),
+         at::empty(values, c.options().dtype(int32 ? at::kInt : at::kLong))};
+  if (sorter) a.t.push_back(sequence.argsort(/*dim=*/-1, /*descending=*/false));
+  a.i = {right, int32, sorter};
+}
+
+// SearchsortedScalarBenchmark's (sequence length, right, out_int32), searched for 0; with `out`
+// a 0-dim out= tensor.
+BuildFn searchsorted_scalar_inputs(bool out) {
+  return [out](const BuildContext& c, Args& a) {
+    auto d = c.dims();
+    a.t = {ramp(c, {d[0]})};
+    if (out) a.t.push_back(at::empty({}, c.options().dtype(d[2] ? at::kInt : at::kLong)));
+    a.i = {d[1], d[2]};
+  };
 }
 
 // x, and a sorted boundary tensor of 1024 values for searches.
@@ -146,6 +190,49 @@ std::vector<OpDef> sort_ops() {
           [](A& a) { return std::get<0>(at::unique_consecutive(a.t[0], true, true)); })
           .host_sync()
           .dtypes(ops::float_and_int()),
+      sorting("searchsorted_out", searchsorted_out_inputs,
+              [](A& a) {
+                std::optional<at::Tensor> sorter;
+                if (a.i[2]) sorter = a.t[3];
+                return at::searchsorted_out(a.t[2], a.t[0], a.t[1], a.i[1] != 0, a.i[0] != 0,
+                                            std::nullopt, sorter);
+              })
+          .shape_keys({"SearchsortedBenchmark"})
+          .shape_desc("sequence shape, values shape, sorter, right, out_int32")
+          .aten({"aten::searchsorted.Tensor_out"})
+          .dtypes(ops::concat(ops::float_and_int(), {DType::kInt8, DType::kUInt8})),
+      sorting(
+          "searchsorted_scalar", searchsorted_scalar_inputs(false),
+          [](A& a) { return at::searchsorted(a.t[0], at::Scalar(0), a.i[1] != 0, a.i[0] != 0); })
+          .shape_keys({"SearchsortedScalarBenchmark"})
+          .shape_desc("sequence length, right, out_int32")
+          .aten({"aten::searchsorted.Scalar"})
+          .dtypes(ops::concat(ops::float_and_int(), {DType::kInt8, DType::kUInt8})),
+      sorting("searchsorted_scalar_out", searchsorted_scalar_inputs(true),
+              [](A& a) {
+                return at::searchsorted_out(a.t[1], a.t[0], at::Scalar(0), a.i[1] != 0,
+                                            a.i[0] != 0);
+              })
+          .shape_keys({"SearchsortedScalarBenchmark"})
+          .shape_desc("sequence length, right, out_int32")
+          .aten({"aten::searchsorted.Scalar_out"})
+          .dtypes(ops::concat(ops::float_and_int(), {DType::kInt8, DType::kUInt8})),
+      // FlagGems' unique2 and unique_dim marks: torch.unique(x, sorted, return_inverse) of int
+      // inputs, GenericBenchmark2DOnly's shapes; unique_dim along dim 0 (its first of two).
+      sorting(
+          "unique2", [](const BuildContext& c, Args& a) { a.t = {ops::random(c, c.dims())}; },
+          [](A& a) { return std::get<0>(at::_unique2(a.t[0], true, true, false)); })
+          .shape_keys({"GenericBenchmark2DOnly", "GenericBenchmark"})
+          .aten({"aten::_unique2"})
+          .host_sync()
+          .dtypes(kIntDTypes),
+      sorting(
+          "unique_dim", [](const BuildContext& c, Args& a) { a.t = {ops::random(c, c.dims())}; },
+          [](A& a) { return std::get<0>(at::unique_dim(a.t[0], 0, true, true, false)); })
+          .shape_keys({"GenericBenchmark2DOnly", "GenericBenchmark"})
+          .aten({"aten::unique_dim"})
+          .host_sync()
+          .dtypes(kIntDTypes),
   };
   return ops;
 }

@@ -4,6 +4,7 @@
 #include <ATen/ops/constant_pad_nd.h>
 #include <ATen/ops/diag.h>
 #include <ATen/ops/diag_embed.h>
+#include <ATen/ops/empty.h>
 #include <ATen/ops/flip.h>
 #include <ATen/ops/hstack.h>
 #include <ATen/ops/permute_copy.h>
@@ -21,6 +22,17 @@
 
 namespace caliber {
 namespace {
+
+// pixel_shuffle's (N, C, H, W, r): an input of C * r^2 channels; with `out`, an out= tensor of
+// the result's shape (N, C, H * r, W * r).
+BuildFn pixel_shuffle_inputs(bool out) {
+  return [out](const BuildContext& c, Args& a) {
+    auto d = c.dims();
+    a.t = {ops::random(c, {d[0], d[1] * d[4] * d[4], d[2], d[3]})};
+    if (out) a.t.push_back(at::empty({d[0], d[1], d[2] * d[4], d[3] * d[4]}, c.options()));
+    a.i = {d[4]};
+  };
+}
 
 OpDef data_move(const char* name, BuildFn inputs, CallFn call) {
   return OpDef(name)
@@ -124,16 +136,15 @@ std::vector<OpDef> tensor_ops() {
       data_move("diag_embed", one, [](A& a) { return at::diag_embed(a.t[0]); })
           .shape_key("EmbeddingBenchmark")
           .builtin_shapes({{4, 4}, {16, 16}, {128, 128}, {256, 256}, {1024, 1024}}),
-      data_move(
-          "pixel_shuffle",
-          [](const BuildContext& c, Args& a) {
-            auto d = c.dims();  // N, C, H, W, r: C is multiplied by r^2
-            a.t = {ops::random(c, {d[0], d[1] * d[4] * d[4], d[2], d[3]})};
-            a.i = {d[4]};
-          },
-          [](A& a) { return at::pixel_shuffle(a.t[0], a.i[0]); })
+      data_move("pixel_shuffle", pixel_shuffle_inputs(false),
+                [](A& a) { return at::pixel_shuffle(a.t[0], a.i[0]); })
           .shape_desc("N, C, H, W, upscale_factor")
           .builtin_shapes({{1, 4, 2, 3, 2}, {2, 9, 4, 4, 3}, {4, 64, 32, 32, 2}}),
+      data_move("pixel_shuffle_out", pixel_shuffle_inputs(true),
+                [](A& a) { return at::pixel_shuffle_out(a.t[1], a.t[0], a.i[0]); })
+          .shape_keys({"pixel_shuffle"})
+          .shape_desc("N, C, H, W, upscale_factor")
+          .aten({"aten::pixel_shuffle.out"}),
       data_move(
           "reflection_pad2d",
           [](const BuildContext& c, Args& a) {

@@ -82,7 +82,7 @@ std::vector<OpDef> tensor_variant_ops() {
         a.t.push_back(ops::random(c, c.dims()));
         a.lists.push_back({numel(c.dims())});
       }),
-      {{"resize", "resize"}});
+      {{"resize", "resize", kBaseInplace}});
   // expand_copy to the shape itself, a last dim of 1 widened to 2.
   add(unary_like([](const BuildContext& c, Args& a) {
         auto dims = c.dims();
@@ -126,7 +126,7 @@ std::vector<OpDef> tensor_variant_ops() {
         a.t.push_back(ops::random(c, dims));
       }),
       {{"expand_as", "expand_as"}});
-  add(generic_no_1d(ops::tensors(1)), {{"triu", "triu", kInplace}});
+  add(generic_no_1d(ops::tensors(1)), {{"triu", "triu", kInplace}, {"tril", "tril", kOut}});
   add(generic_no_1d(
           [](const BuildContext& c, Args& a) { a.t.push_back(ops::random(c, c.dims()).conj()); },
           kComplex),
@@ -210,7 +210,7 @@ std::vector<OpDef> tensor_variant_ops() {
   add(generic([](const BuildContext& c, Args& a) {
         a.t = {ops::random(c, c.dims()), ops::random(c, {numel(c.dims())})};
       }),
-      {{"resize_as", "resize_as"}});
+      {{"resize_as", "resize_as", kBaseInplace}});
   // copy(template, src) on Benchmark's shapes (FlagGems' CopyFunctionalBenchmark).
   add(
       [](const std::string& name) {
@@ -234,6 +234,212 @@ std::vector<OpDef> tensor_variant_ops() {
             .host_sync();
       },
       {{"nonzero_numpy", "nonzero_numpy"}});
+  add(generic(ops::tensor_and_dim()), {{"unsqueeze", "unsqueeze", kInplace}});
+  add(unary_like(ops::tensors(1)), {{"chalf", "chalf"}});
+  // narrow_copy(x, 0, M / 4, M / 2) on TensorSelectBenchmark's shapes.
+  add(
+      [](const std::string& name) {
+        return tensor_op(
+                   name,
+                   [](const BuildContext& c, Args& a) {
+                     auto d = c.dims();
+                     a.t = {ops::random(c, d)};
+                     a.i = {0, d[0] / 4, d[0] / 2};
+                   },
+                   kFloatDTypes)
+            .shape_keys({"TensorSelectBenchmark", "GenericBenchmark2DOnly"});
+      },
+      {{"narrow_copy", "narrow_copy"}});
+  // The shape classes below list FlagGems' own shapes, keyed by class in shapes/core.yaml;
+  // trailing integers of a row are the input_fn's arguments.
+  auto keyed = [](const char* key, BuildFn inputs, std::vector<DType> dtypes = kFloatDTypes) {
+    return [=](const std::string& name) { return tensor_op(name, inputs, dtypes).shape_key(key); };
+  };
+  using Dims = std::vector<int64_t>;
+  auto head = [](const Dims& d, size_t tail) { return Dims(d.begin(), d.end() - tail); };
+  // unfold_copy: (shape..., dimension, size, step).
+  add(keyed("unfold_copy",
+            [=](const BuildContext& c, Args& a) {
+              auto d = c.dims();
+              a.t = {ops::random(c, head(d, 3))};
+              a.i = {d[d.size() - 3], d[d.size() - 2], d.back()};
+            }),
+      {{"unfold_copy", "unfold_copy"}});
+  add(keyed("UnbindCopyBenchmark",
+            [](const BuildContext& c, Args& a) {
+              a.t = {ops::random(c, c.dims())};
+              a.i = {0};
+            }),
+      {{"unbind_copy", "unbind_copy.int"}});
+  // split_with_sizes_copy along dim 0 into M / 4, M / 4 and the rest.
+  add(keyed("SplitWithSizesCopyBenchmark",
+            [](const BuildContext& c, Args& a) {
+              auto d = c.dims();
+              a.t = {ops::random(c, d)};
+              a.lists = {{d[0] / 4, d[0] / 4, d[0] - 2 * (d[0] / 4)}};
+              a.i = {0};
+            }),
+      {{"split_with_sizes_copy", "split_with_sizes_copy"}});
+  // channel_shuffle: (N, C, H, W, groups).
+  add(keyed("channel_shuffle",
+            [=](const BuildContext& c, Args& a) {
+              auto d = c.dims();
+              a.t = {ops::random(c, head(d, 1))};
+              a.i = {d.back()};
+            }),
+      {{"channel_shuffle", "channel_shuffle"}});
+  // expand: every size-1 dim widened by 2, 3, 4 in turn (FlagGems' ExpandBenchmark); FlagGems
+  // times Tensor.expand under `expand_` too, so that mark is an alias.
+  add(keyed("expand",
+            [](const BuildContext& c, Args& a) {
+              auto d = c.dims();
+              a.t = {ops::random(c, d)};
+              Dims target = d;
+              int64_t ones = 0;
+              for (auto& x : target) {
+                if (x == 1) x *= 2 + (ones++ % 3);
+              }
+              a.lists = {target};
+            }),
+      {{"expand", "expand"}});
+  out.back().aliases({"expand_"});
+  // broadcast_tensors to the shape: [1, N, ...] and [M, 1, ...] (a 1-D shape: [M] and [1]).
+  add(keyed("broadcast_tensors",
+            [](const BuildContext& c, Args& a) {
+              auto d = c.dims();
+              if (d.size() < 2) {
+                a.t = {ops::random(c, d), ops::random(c, {1})};
+                return;
+              }
+              Dims x = d, y = d;
+              x[0] = 1;
+              y[1] = 1;
+              a.t = {ops::random(c, x), ops::random(c, y)};
+            }),
+      {{"broadcast_tensors", "broadcast_tensors"}});
+  // as_strided_scatter: (rows, cols, row stride, col stride, offset, storage size).
+  add(keyed("AsStridedScatterBenchmark",
+            [](const BuildContext& c, Args& a) {
+              auto d = c.dims();
+              a.t = {ops::random(c, {d[5]}), ops::random(c, {d[0], d[1]})};
+              a.lists = {{d[0], d[1]}, {d[2], d[3]}};
+              a.i = {d[4]};
+            }),
+      {{"as_strided_scatter", "as_strided_scatter"}});
+  // as_strided_copy: (input rank, input dims..., size..., stride..., storage offset).
+  add(keyed(
+          "as_strided_copy",
+          [](const BuildContext& c, Args& a) {
+            auto d = c.dims();
+            const auto rank = static_cast<size_t>(d[0]);
+            const size_t view = (d.size() - 2 - rank) / 2;
+            auto at_ = [&](size_t from, size_t n) {
+              return Dims(d.begin() + from, d.begin() + from + n);
+            };
+            a.t = {ops::random(c, at_(1, rank))};
+            a.lists = {at_(1 + rank, view), at_(1 + rank + view, view)};
+            a.i = {d.back()};
+          },
+          ops::concat(ops::float_and_int(), kBoolDTypes)),
+      {{"as_strided_copy", "as_strided_copy", kBase | kOut}});
+  // diagonal_scatter(x, src, 0, -2, -1), src the main diagonal's shape.
+  add(keyed("DiagonalScatterBenchmark",
+            [](const BuildContext& c, Args& a) {
+              at::Tensor x = ops::random(c, c.dims());
+              a.t = {x, ops::random(c, x.diagonal(0, -2, -1).sizes())};
+              a.i = {0, -2, -1};
+            }),
+      {{"diagonal_scatter", "diagonal_scatter"}});
+  // block_diag of num_blocks square blocks: (num_blocks, block_size).
+  add(keyed("BlockDiagBenchmark",
+            [](const BuildContext& c, Args& a) {
+              auto d = c.dims();
+              for (int64_t k = 0; k < d[0]; ++k) a.t.push_back(ops::random(c, {d[1], d[1]}));
+            }),
+      {{"block_diag", "block_diag"}});
+  add(keyed("conj_physical", ops::tensors(1), ops::concat(ops::float_and_int(), kComplexDTypes)),
+      {{"conj_physical", "conj_physical"}});
+  // _reshape_alias of an (M, N) tensor to [M * N] with stride [1].
+  add(keyed("ReshapeAliasBenchmark",
+            [](const BuildContext& c, Args& a) {
+              auto d = c.dims();
+              a.t = {ops::random(c, d)};
+              a.lists = {{numel(d)}, {1}};
+            }),
+      {{"_reshape_alias", "_reshape_alias"}});
+  // _is_all_true of a random bool tensor, Benchmark's shapes.
+  add(
+      [](const std::string& name) {
+        return tensor_op(
+                   name,
+                   [](const BuildContext& c, Args& a) {
+                     a.t = {at::randint(0, 2, c.dims(), c.options().dtype(at::kBool))};
+                   },
+                   kBoolDTypes)
+            .more_shapes({{1049600},
+                          {1073741824},
+                          {1024, 1},
+                          {1024, 16},
+                          {1024, 256},
+                          {1024, 4096},
+                          {1024, 65536},
+                          {1024, 1048576},
+                          {64, 1, 64},
+                          {64, 16, 64},
+                          {64, 256, 64},
+                          {64, 4096, 64}});
+      },
+      {{"is_all_true", "_is_all_true"}});
+  // bincount of M draws in [0, 10), GenericBenchmark's 1-D-sized shapes up to 10^6 elements;
+  // the output's length waits for the input's maximum.
+  add(
+      [](const std::string& name) {
+        return generic(
+                   [](const BuildContext& c, Args& a) {
+                     a.t = {at::randint(0, 10, {c.dims()[0]}, c.options().dtype(at::kLong))};
+                   },
+                   {DType::kFloat32})(name)
+            .host_sync()
+            .skip_shapes([](const Shape& s) -> std::string {
+              return s.items.front().integer <= 1000000 ? ""
+                                                        : "FlagGems skips shape[0] > 1,000,000";
+            });
+      },
+      {{"bincount", "bincount"}});
+  // F.pad(x, [1] * 2 ndim, "constant", 3.0): FlagGems draws pads in [0, 10] and the value in
+  // [0, 1024) per run; these stand for them.
+  add(generic([](const BuildContext& c, Args& a) {
+        a.t = {ops::random(c, c.dims())};
+        a.lists = {std::vector<int64_t>(2 * c.dims().size(), 1)};
+        a.f = {3.0};
+      }),
+      {{"pad", "pad", kBase, {{"mode", "constant"}}}});
+  // broadcast_to: (source rank, source dims..., target dims...).
+  add(keyed("broadcast_to",
+            [](const BuildContext& c, Args& a) {
+              auto d = c.dims();
+              const auto rank = static_cast<std::ptrdiff_t>(d[0]);
+              a.t = {ops::random(c, Dims(d.begin() + 1, d.begin() + 1 + rank))};
+              a.lists = {Dims(d.begin() + 1 + rank, d.end())};
+            }),
+      {{"broadcast_to", "broadcast_to"}});
+  // unfold_backward(grad, input sizes, dim, size, step): (input sizes..., dim, size, step), the
+  // gradient of the windows' shape.
+  add(keyed("UnfoldBackwardBenchmark",
+            [=](const BuildContext& c, Args& a) {
+              auto d = c.dims();
+              Dims sizes = head(d, 3);
+              const int64_t size = d[d.size() - 2], step = d.back();
+              const int64_t rank = static_cast<int64_t>(sizes.size());
+              const int64_t dim = (d[d.size() - 3] % rank + rank) % rank;
+              Dims grad = sizes;
+              grad[dim] = (sizes[dim] - size) / step + 1;
+              grad.push_back(size);
+              a.t = {ops::random(c, grad)};
+              a.lists = {sizes};
+              a.i = {d[d.size() - 3], size, step};
+            }),
+      {{"unfold_backward", "unfold_backward"}});
   return out;
 }
 

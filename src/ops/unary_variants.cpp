@@ -174,6 +174,33 @@ std::vector<OpDef> unary_variant_ops() {
           {"nan_to_num", "nan_to_num", kInplace},
           {"threshold", "threshold", kInplace, {{"threshold", 0.0}, {"value", -1.0}}},
       });
+  // FlagGems' GluBenchmark: UnaryPointwiseBenchmark's shapes, its own extra shapes (even last
+  // dims), glu over the last dim; glu_backward is the same call differentiated.
+  auto glu = [](bool backward) -> ops::Prototype {
+    return [=](const std::string& name) {
+      return unary()(name)
+          .more_shapes({{1024, 2},
+                        {1024, 32},
+                        {1024, 512},
+                        {1024, 8192},
+                        {1024, 131072},
+                        {64, 64, 2},
+                        {64, 64, 32},
+                        {64, 64, 512},
+                        {64, 64, 8192}})
+          .backward(backward);
+    };
+  };
+  add(glu(false), {{"glu", "glu"}});
+  add(glu(true), {{"glu_backward", "glu"}});
+  out.back().aten({"aten::glu_backward"});  // what the timed autograd call dispatches
+  // torch.diff(x) along the last dim: FlagGems' `diff` key (GenericBenchmark2DOnly's shapes
+  // with every dim >= 2, and its own five).
+  add(
+      [](const std::string& name) {
+        return unary()(name).shape_keys({"diff"}).more_shapes(ops::generic_more_shapes_2d());
+      },
+      {{"diff", "diff"}});
   add(unary(Domain::kNormal, kIntDTypes), {{"bitwise_not", "bitwise_not", kInplace}});
   add(unary(Domain::kNormal, ops::int_and_bool()), {{"logical_not", "logical_not", kInplace}});
   return out;

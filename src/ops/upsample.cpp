@@ -97,6 +97,35 @@ std::vector<OpDef> upsample_ops() {
           },
           "UpsampleNearestExact2dBackwardBenchmark"),
       {{"upsample_nearest_exact2d_backward", "_upsample_nearest_exact2d_backward"}});
+  // upsample_bicubic2d.vec(x, None, align_corners False, scale_factors [2, 2]) on
+  // UpsampleBenchmark's shapes as they are (FlagGems' first of its two align_corners).
+  add(upsample(ops::tensors(1)), {{"upsample_bicubic2d",
+                                   "upsample_bicubic2d.vec",
+                                   kBase,
+                                   {kNoAlign, {"scale_factors", std::vector<double>{2.0, 2.0}}}}});
+  add(upsample(exact(3), "UpsampleNearestExact3dBenchmark"),
+      {{"upsample_nearest_exact3d", "_upsample_nearest_exact3d"}});
+  // im2col(x, kernel 3x3, dilation 1, padding 1, stride 1): FlagGems' first of four configs.
+  add(upsample(
+          [](const BuildContext& c, Args& a) {
+            a.t = {ops::random(c, c.dims())};
+            a.lists = {{3, 3}, {1, 1}, {1, 1}, {1, 1}};
+          },
+          "Im2colBenchmark"),
+      {{"im2col", "im2col"}});
+  // col2im of FlagGems' (B, C, kernel h/w, output h/w, stride h/w, padding h/w, dilation h/w):
+  // columns [B, C * kh * kw, L] for the L sliding blocks.
+  add(upsample(
+          [](const BuildContext& c, Args& a) {
+            auto d = c.dims();
+            auto blocks = [&](int k) {
+              return (d[4 + k] + 2 * d[8 + k] - d[10 + k] * (d[2 + k] - 1) - 1) / d[6 + k] + 1;
+            };
+            a.t = {ops::random(c, {d[0], d[1] * d[2] * d[3], blocks(0) * blocks(1)})};
+            a.lists = {{d[4], d[5]}, {d[2], d[3]}, {d[10], d[11]}, {d[8], d[9]}, {d[6], d[7]}};
+          },
+          "Col2ImBenchmark"),
+      {{"col2im", "col2im"}});
   return out;
 }
 

@@ -3,7 +3,10 @@
 #include <string>
 #include <vector>
 
+#include "core/data_paths.h"
+#include "core/dtype.h"
 #include "core/error.h"
+#include "core/op_list.h"
 #include "engine/op_instance.h"
 #include "engine/op_shapes.h"
 #include "ops/op_registry.h"
@@ -20,13 +23,23 @@ TEST(EveryShape, EveryOpBuildsAndRunsOnEveryCpuShape) {
   sources.backend = "cpu";
   std::vector<std::string> failures;
   int built = 0;
+  // An op x dtype that ops/dismiss.yaml sets aside on the host (no CPU kernel: addmm.dtype) is
+  // skipped here as `ops --verify` skips it; the op's first other dtype is built instead.
+  const OpList dismissed = OpList::load(default_dismiss_list());
   for (const OpDef& op : all_ops()) {
     if (op.family() == Family::kSelftest) continue;
+    const DType* dtype = nullptr;
+    for (const DType& d : op.dtypes()) {
+      if (!dismissed.find(op.name(), "cpu", dtype_name(d))) {
+        dtype = &d;
+        break;
+      }
+    }
+    if (dtype == nullptr) continue;
     ShapeSet set = resolve_op_shapes(op, sources);
     for (const ShapeCase& shape : set.cases) {
       try {
-        OpInstance instance =
-            instantiate(op, shape, op.dtypes().front(), {.device = "cpu", .state_dir = ""});
+        OpInstance instance = instantiate(op, shape, *dtype, {.device = "cpu", .state_dir = ""});
         instance.call()();
         ++built;
       } catch (const std::exception& e) {
