@@ -2,6 +2,8 @@
 
 #include <ATen/ops/empty_like.h>
 
+#include "ops/input_detail.h"
+
 namespace caliber::ops {
 
 std::string variant_mark(const std::string& mark, Variant v) {
@@ -34,6 +36,15 @@ std::vector<OpDef> derive(const Prototype& proto, const Row& row) {
       op.inputs([build, base](const BuildContext& c, Args& a) {
         build(c, a);
         a.t.push_back(at::empty_like(base(a)));
+      });
+      // FlagGems passes out= by keyword, so its Size Detail reads ([inputs], {'out': size}).
+      DetailFn inputs_detail = op.detail();
+      op.detail([inputs_detail](const Args& a) {
+        Args inputs = a;
+        inputs.t.pop_back();
+        SizeDetail d = inputs_detail ? inputs_detail(inputs) : default_size_detail(inputs);
+        d.kwarg("out", size_of(a.t.back()));
+        return d;
       });
     }
     out.push_back(std::move(op));
