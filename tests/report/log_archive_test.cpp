@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <string>
 
 #include "core/error.h"
 
@@ -17,7 +18,10 @@ namespace fs = std::filesystem;
 class LogArchive : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / "caliber_log_archive_test";
+    // One folder per test: ctest runs the tests of this fixture in parallel.
+    dir_ = fs::temp_directory_path() /
+           (std::string("caliber_log_archive_") +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_ / "logs" / "grp.a");
   }
