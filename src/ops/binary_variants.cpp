@@ -14,6 +14,7 @@
 
 #include "ops/builders.h"
 #include "ops/derived_families.h"
+#include "ops/input_detail.h"
 #include "ops/variants.h"
 
 namespace caliber {
@@ -255,7 +256,8 @@ std::vector<OpDef> binary_variant_ops() {
   // div with rounding_mode "trunc", the first mode of FlagGems' parametrization besides None.
   add(generic(kFloatDTypes, kPos),
       {{"div_tensor_mode", "div.Tensor_mode", kBaseInplace, {{"rounding_mode", "trunc"}}}});
-  add(with_scalar(0.001, kFloatDTypes),
+  // FlagGems' _div_scalar_mode_input_fn: (x, -2.5) for floating dtypes.
+  add(with_scalar(-2.5, kFloatDTypes),
       {{"div_scalar_mode", "div.Scalar_mode", kBaseInplace, {{"rounding_mode", "trunc"}}}});
   add(generic(kFloatDTypes, kPos), {
                                        {"xlogy", "xlogy.Tensor", kOut, {}, "xlogy.OutTensor"},
@@ -324,7 +326,12 @@ std::vector<OpDef> binary_variant_ops() {
   // FlagGems' ScalarBinaryPointwiseBenchmark: (0.001, tensor), Benchmark's shapes and the binary
   // extra shapes; pow_tensor_tensor is benchmarked with it too, so it times pow.Scalar.
   auto scalar_first = [](const std::string& name) {
-    return with_scalar(0.001)(name).shape_keys({}).more_shapes(ops::binary_more_shapes());
+    return with_scalar(0.001)(name)
+        .shape_keys({})
+        .more_shapes(ops::binary_more_shapes())
+        .detail([](const Args& a) {
+          return SizeDetail().arg(PyValue::real_number(a.f.at(0))).arg(size_of(a.t.at(0)));
+        });
   };
   add(scalar_first, {
                         {"pow_scalar", "pow.Scalar"},
