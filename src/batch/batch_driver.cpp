@@ -392,18 +392,8 @@ class BatchSession {
 
 int run_batch(const BatchOptions& options, const EnvLookup& env) {
   BatchPlan plan = plan_batch(options, env);
-  SelectionRequest request = options.selection;
-  if (!options.ops_file.empty()) {
-    for (auto& op : read_ops_file(options.ops_file)) request.ops.push_back(std::move(op));
-  }
-  OpList dismiss;
-  if (options.use_dismiss_list) {
-    if (!options.dismiss_file.empty()) {
-      dismiss = OpList::load(options.dismiss_file);
-    } else if (std::filesystem::exists(default_dismiss_list())) {
-      dismiss = OpList::load(default_dismiss_list());
-    }
-  }
+  SelectionRequest request = selection_request_of(options);
+  OpList dismiss = dismiss_list_of(options);
 
   OpCosts costs;
   if (!options.costs_from.empty()) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "backend/registry.h"
+#include "core/data_paths.h"
 #include "core/dtype.h"
 #include "core/error.h"
 #include "core/text_util.h"
@@ -130,6 +131,21 @@ double op_timeout_s(const BatchOptions& options, int shape_count, size_t dtype_c
   int shapes = shape_count > 0 ? shape_count : kUnknownShapeCount;
   return options.timeout_base_s + options.timeout_per_case_s * shapes *
                                       static_cast<double>(std::max<size_t>(dtype_count, 1));
+}
+
+SelectionRequest selection_request_of(const BatchOptions& options) {
+  SelectionRequest request = options.selection;
+  if (!options.ops_file.empty()) {
+    for (auto& op : read_ops_file(options.ops_file)) request.ops.push_back(std::move(op));
+  }
+  return request;
+}
+
+OpList dismiss_list_of(const BatchOptions& options) {
+  if (!options.use_dismiss_list) return {};
+  if (!options.dismiss_file.empty()) return OpList::load(options.dismiss_file);
+  if (std::filesystem::exists(default_dismiss_list())) return OpList::load(default_dismiss_list());
+  return {};
 }
 
 }  // namespace caliber

@@ -6,7 +6,9 @@
 
 #include "backend/backend_descriptor.h"
 #include "batch/batch_options.h"
+#include "batch/op_selection.h"
 #include "core/knobs.h"
+#include "core/op_list.h"
 
 namespace caliber {
 
@@ -28,6 +30,12 @@ const std::vector<std::string>& batch_knob_names();
 
 // Throws a usage error naming the flag for a bad value (knob, device list, missing binary).
 BatchPlan plan_batch(const BatchOptions& options, const EnvLookup& env);
+
+// The ops a batch's flags select (--ops with --ops-file's names added, --family, --level) and
+// the dismiss list it honours (--dismiss-file, else ops/dismiss.yaml; none with --no-dismiss):
+// read the same way by a local batch and by a Slurm sweep before it shards.
+SelectionRequest selection_request_of(const BatchOptions& options);
+OpList dismiss_list_of(const BatchOptions& options);
 
 // The per-op timeout: fixed when --timeout-s is given, else base + per-case x cases, where an
 // unknown shape count counts as kUnknownShapeCount shapes.

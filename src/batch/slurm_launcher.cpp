@@ -115,18 +115,8 @@ fs::path listing_binary(const EnvLookup& env) {
 // submitted, and so that each shard's size is known.
 Selection select_sweep_ops(const BatchOptions& options, const Knobs& knobs,
                            const SlurmLayout& layout, const EnvLookup& env) {
-  SelectionRequest request = options.selection;
-  if (!options.ops_file.empty()) {
-    for (auto& op : read_ops_file(options.ops_file)) request.ops.push_back(std::move(op));
-  }
-  OpList dismiss;
-  if (options.use_dismiss_list) {
-    if (!options.dismiss_file.empty()) {
-      dismiss = OpList::load(options.dismiss_file);
-    } else if (fs::exists(default_dismiss_list())) {
-      dismiss = OpList::load(default_dismiss_list());
-    }
-  }
+  SelectionRequest request = selection_request_of(options);
+  OpList dismiss = dismiss_list_of(options);
   fs::path json_path = layout.slurm_dir() / "ops_catalog.json";
   fs::path log_path = layout.slurm_dir() / "ops_catalog.log";
   std::error_code ec;
