@@ -164,6 +164,21 @@ for stage in "$@"; do
         *) caliber=$build/caliber ;;
       esac
       echo "stages from here run $caliber" ;;
+    screen:*)
+      # screen:DEVICES:NAME, `caliber batch` with its default flags (issue 19) over OPS_FILE (the
+      # whole core corpus when unset), plus SCREEN_ARGS; the rows' samples come back too
+      # (results.jsonl), for calibrate and compare here, and screen_profile.py's phases.
+      IFS=: read -r _ devs name <<<"$stage"
+      rm -rf "${screens:?}/$name"
+      timed "batch_$name" timeout -s INT "$(left)" "$caliber" batch --devices "$devs" \
+        ${OPS_FILE:+--ops-file "$OPS_FILE"} --no-progress ${SCREEN_ARGS:-} --out "$screens/$name"
+      tail -3 "$dir/batch_$name.txt"
+      awk -F, 'NR>1{print $2}' "$screens/$name/ops_status.csv" | sort | uniq -c
+      python3 "$here/bench/screen_profile.py" "$screens/$name" >"$dir/profile_$name.txt" 2>&1
+      cat "$dir/profile_$name.txt"
+      (cd "$screens" && find "$name" -maxdepth 3 \( -name ops_status.csv -o -name batch.log \
+        -o -name results.jsonl -o -name run_identity.json \) -print0 |
+        tar -czf "$dir/$name-results.tgz" --null -T -) ;;
     families:*)
       # families:ISOLATION:DEVICES:NAME, the families in FAMILIES at level core (default: those
       # of the architecture A/B, softmax,norm,reduction,blas).

@@ -12,6 +12,7 @@ struct Capabilities {
   bool l2_flush = false;                // flush the device cache between samples
   bool default_rng_generators = false;  // torch keeps default generators a capture could wedge
   bool clock_query = false;             // SM clocks readable during a run (throttle guard)
+  bool device_delay = false;            // a fixed device-side delay (the selftest slowdown)
 };
 
 }  // namespace caliber

@@ -87,7 +87,8 @@ std::vector<BackendDescriptor> make_backends() {
                          .kernel_activity = true,
                          .l2_flush = true,
                          .default_rng_generators = true,
-                         .clock_query = true};
+                         .clock_query = true,
+                         .device_delay = true};
   // Not yet verified on hardware: graph, batch and activity timing stay off until they are.
   Capabilities rocm_caps{.device_events = true, .l2_flush = true, .default_rng_generators = true};
   Capabilities musa_caps{.device_events = true, .l2_flush = true, .default_rng_generators = true};

@@ -25,6 +25,7 @@ TimerPlan derive_timer_plan(const Capabilities& caps, Timer requested, bool grap
   plan.l2_flush = caps.l2_flush;
   plan.clock_guard = caps.clock_query;
   plan.rng_guard = caps.default_rng_generators;
+  plan.device_delay = caps.device_delay;
   Timer everyday = caps.device_events ? Timer::kDirect : Timer::kHost;
   if (requested == Timer::kAuto) {
     plan.primary = caps.graph_capture && graph_enabled ? Timer::kGraph : everyday;
@@ -48,6 +49,21 @@ void check_cache_state(const TimerPlan& plan, CacheState cache, const std::strin
   if (cache == CacheState::kCold && !plan.l2_flush) {
     throw_usage("--cache: 'cold' needs a cache flush, which backend {} lacks (accepted: hot)",
                 backend_name);
+  }
+}
+
+void check_selftest_delay(const TimerPlan& plan, double fraction, const std::string& backend_name) {
+  if (fraction <= 0) return;
+  if (!plan.device_delay) {
+    throw_usage(
+        "--selftest-delay: {} needs a device-side delay, which backend {} lacks (accepted: 0 "
+        "there; the delay runs on cuda)",
+        fraction, backend_name);
+  }
+  if (plan.primary != Timer::kGraph) {
+    throw_usage("--selftest-delay: {} delays graph-timed rows, but the timer is {} (accepted: "
+                "--timer graph or auto)",
+                fraction, to_string(plan.primary));
   }
 }
 

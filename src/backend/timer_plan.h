@@ -17,6 +17,7 @@ struct TimerPlan {
   bool l2_flush = false;
   bool clock_guard = false;
   bool rng_guard = false;
+  bool device_delay = false;
   std::vector<Timer> available;
 };
 
@@ -30,5 +31,10 @@ TimerPlan derive_timer_plan(const Capabilities& caps, Timer requested, bool grap
 // The cold caliber needs the plan's cache flush: a usage error naming --cache otherwise. Checked
 // once, when a run is configured, before any device work.
 void check_cache_state(const TimerPlan& plan, CacheState cache, const std::string& backend_name);
+
+// --selftest-delay (a fraction of each graph-timed row's own time, added on the device) needs the
+// graph timer and a backend that can queue a device delay: a usage error naming the flag
+// otherwise.
+void check_selftest_delay(const TimerPlan& plan, double fraction, const std::string& backend_name);
 
 }  // namespace caliber

@@ -17,13 +17,10 @@ namespace caliber {
 // lane instead of once per op.
 enum class Isolation { kOp, kWorker };
 
-// The isolation when --isolation is not given: a persistent worker for a python: candidate,
-// a process per op otherwise. Workers are faster (a process pays torch's start-up per op, and a
-// Python candidate's import), but without a Python candidate the numbers decide: fresh processes
-// and workers disagree beyond run-to-run noise on some families, for a reason not established,
-// and a fresh process per op is what the old harness did, so it stays the reference. The
-// measurements are in docs/results.md.
-Isolation default_isolation(const std::string& candidate);
+// The isolation when --isolation is not given: a persistent worker per lane. A process per op pays
+// torch's start-up (and a Python candidate's import) per op; since every case seeds its inputs,
+// a worker times the same work as a fresh process (docs/results.md, issue 19).
+constexpr Isolation kDefaultIsolation = Isolation::kWorker;
 
 const Choice<Isolation>& isolation_choice();
 inline const char* to_string(Isolation v) { return isolation_choice().name(v); }
@@ -36,7 +33,7 @@ struct BatchOptions {
   std::string dismiss_file;  // empty: data_dir()/ops/dismiss.yaml when present
   bool use_dismiss_list = true;
   std::string devices;                 // "0,1,2,3"; empty: every device of the backend
-  std::optional<Isolation> isolation;  // unset: default_isolation() of the candidate
+  std::optional<Isolation> isolation;  // unset: kDefaultIsolation
   int retries = 2;
   double timeout_s = 0;  // > 0: a fixed per-op timeout instead of the scaled one
   double timeout_base_s = 60;

@@ -68,10 +68,6 @@ std::filesystem::path child_binary(const EnvLookup& env) {
 
 }  // namespace
 
-Isolation default_isolation(const std::string& candidate) {
-  return candidate.rfind("python:", 0) == 0 ? Isolation::kWorker : Isolation::kOp;
-}
-
 const Choice<Isolation>& isolation_choice() {
   static const Choice<Isolation> choice{{"op", Isolation::kOp}, {"worker", Isolation::kWorker}};
   return choice;
@@ -97,7 +93,7 @@ BatchPlan plan_batch(const BatchOptions& options, const EnvLookup& env) {
   plan.options = options;
   plan.knobs = resolve_knobs(options.knob_flags, env, batch_knob_names());
   plan.backend = &select_backend(plan.knobs.backend, "--backend (ZL_BACKEND)");
-  plan.isolation = options.isolation.value_or(default_isolation(plan.knobs.candidate));
+  plan.isolation = options.isolation.value_or(kDefaultIsolation);
   plan.devices = options.devices.empty() ? all_devices(*plan.backend)
                                          : parse_devices(options.devices, *plan.backend);
   if (options.retries < 0)

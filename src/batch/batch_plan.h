@@ -19,7 +19,7 @@ struct BatchPlan {
   Knobs knobs;
   const BackendDescriptor* backend = nullptr;
   std::vector<int> devices;              // one lane per entry
-  Isolation isolation = Isolation::kOp;  // as given, else default_isolation()
+  Isolation isolation = Isolation::kOp;  // as given, else kDefaultIsolation
   std::filesystem::path out_dir;
   std::filesystem::path child_binary;
   FlagValues child_flags;  // knob name -> value, the same for every child of this batch

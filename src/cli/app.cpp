@@ -24,6 +24,7 @@ int run_cli(int argc, char** argv) {
   add_ops_command(app, action);
   add_summary_command(app, action);
   add_compare_command(app, action);
+  add_calibrate_command(app, action);
   add_report_command(app, action);
   add_batch_command(app, action);
   add_worker_command(app, action);

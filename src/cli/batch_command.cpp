@@ -40,7 +40,7 @@ struct BatchCommandInput {
   BatchOptions options;
   std::string ops;
   std::string families;
-  std::string isolation;  // empty: default_isolation() of the candidate
+  std::string isolation;  // empty: kDefaultIsolation
   bool no_dismiss = false;
   bool no_progress = false;
   std::string order = "selection";

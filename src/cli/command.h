@@ -23,6 +23,7 @@ void add_run_command(CLI::App& app, CommandAction& action);
 void add_ops_command(CLI::App& app, CommandAction& action);
 void add_summary_command(CLI::App& app, CommandAction& action);
 void add_compare_command(CLI::App& app, CommandAction& action);
+void add_calibrate_command(CLI::App& app, CommandAction& action);
 void add_report_command(CLI::App& app, CommandAction& action);
 void add_batch_command(CLI::App& app, CommandAction& action);
 void add_worker_command(CLI::App& app, CommandAction& action);

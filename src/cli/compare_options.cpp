@@ -15,6 +15,10 @@ void add_compare_options(CLI::App* command, CompareOptions& options) {
                                "output (repeatable; fields: {})",
                                fmt::join(gate_fields(), ", ")))
       ->take_all();
+  command->add_option(
+      "--calibration", options.calibration_choice,
+      "A/A drift calibration (caliber calibrate): a file, or none (default: the shipped one for "
+      "A's device model, when there is one)");
   command->add_option("--min-effect", v.min_effect, "smallest relative change that counts")
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();

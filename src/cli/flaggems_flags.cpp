@@ -37,6 +37,8 @@ void add_mode(CLI::App* command, FlagValues& flags, const std::string& alias) {
         if (!knobs.flush_method.empty()) {
           set_knob(flags, alias, "flush_method", knobs.flush_method);
         }
+        // FlagGems' modes sample for a fixed time, as do_bench does; caliber's default is adaptive.
+        if (!flags.count("policy")) flags["policy"] = "fixed";
       },
       fmt::format("FlagGems' --mode: {}", flaggems_modes_accepted()));
 }

@@ -30,7 +30,7 @@ const std::vector<std::string> kRunKnobs = {
     "backend", "level", "dtypes", "shape_mode", "shape_file", "op", "node", "timer",
     "enable_graph", "cache", "policy", "return_mode", "quantiles", "repeat", "warmup_ms", "rep_ms",
     "noise_target", "min_samples", "min_time_s", "max_time_s", "throttle_fraction", "flush_mb",
-    "flush_method", "tuner", "tuner_file", "isolate_tuner_cache", "use_flagtune", "device", "out_dir", "candidate",
+    "flush_method", "selftest_delay", "tuner", "tuner_file", "isolate_tuner_cache", "use_flagtune", "device", "out_dir", "candidate",
     "shard", "record", "metrics", "op_file", "device_api", "backend_library"};
 // clang-format on
 
@@ -93,6 +93,7 @@ RunPlan plan_run(const FlagValues& flags, const EnvLookup& env) {
   p.config.generic_device_api = p.device_api.generic;
   p.config.timers = plan_device_timers(p.device_api, *p.config.backend, k.timer, k.enable_graph);
   check_cache_state(p.config.timers, k.cache, p.config.backend->name);
+  check_selftest_delay(p.config.timers, k.selftest_delay, p.config.backend->name);
   OpList deny = OpList::load(default_capture_deny_list());
   OpList dismiss = OpList::load(default_dismiss_list());
   p.capture_denied = deny.find(p.config.op->name(), p.config.backend->name) != nullptr;
@@ -142,6 +143,7 @@ RunIdentity identity_of(const RunPlan& p, const std::string& provider_version,
   id.timer = to_string(p.config.timers.primary);
   id.cache = cache_caliber(p.knobs.cache, p.knobs.flush_mb, p.knobs.flush_method);
   if (p.knobs.cache == CacheState::kCold) id.flush_method = to_string(p.knobs.flush_method);
+  if (p.knobs.selftest_delay > 0) id.selftest_delay = fmt::format("{:g}", p.knobs.selftest_delay);
   id.repeat = p.knobs.repeat;
   id.policy = to_string(p.knobs.policy);
   id.level = to_string(p.knobs.level);
@@ -221,6 +223,7 @@ MeasureOptions measure_options_from_knobs(const Knobs& knobs, std::string op,
   options.cache = knobs.cache;
   options.flush_mb = knobs.flush_mb;
   options.flush_method = knobs.flush_method;
+  options.selftest_delay = knobs.selftest_delay;
   options.sampling = SamplingSettings{.policy = knobs.policy,
                                       .warmup_ms = knobs.warmup_ms,
                                       .rep_ms = knobs.rep_ms,

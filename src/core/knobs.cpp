@@ -134,6 +134,7 @@ std::vector<KnobDef> make_table() {
       double_knob("flush_mb", "--flush-mb", 0, 65536, &Knobs::flush_mb),
       choice_knob("flush_method", "--flush-method", "CALIBER_FLUSH_METHOD", flush_method_choice(),
                   &Knobs::flush_method),
+      double_knob("selftest_delay", "--selftest-delay", 0, 1, &Knobs::selftest_delay),
       choice_knob("tuner", "--tuner", "", tuner_choice(), &Knobs::tuner),
       string_knob("tuner_file", "--tuner-file", "", "a TunableOp results file", &Knobs::tuner_file),
       bool_knob("isolate_tuner_cache", "--isolate-tuner-cache", "ZL_ISOLATE_TUNER_CACHE",
@@ -237,6 +238,18 @@ Knobs resolve_knobs(const FlagValues& flags, const EnvLookup& env,
         "--flush-method: '{}' chooses the flush of the cold cache (accepted with --cache cold "
         "only)",
         to_string(knobs.flush_method));
+  }
+  if (knobs.sources["policy"] == "default") {
+    for (const char* sizing : {"rep_ms", "warmup_ms"}) {
+      if (auto it = knobs.sources.find(sizing); it != knobs.sources.end() && it->second != "default") {
+        knobs.policy = SamplePolicy::kFixed;
+        knobs.sources["policy"] = it->second;
+        break;
+      }
+    }
+  }
+  if (knobs.policy == SamplePolicy::kAdaptive && knobs.sources["warmup_ms"] == "default") {
+    knobs.warmup_ms = kAdaptiveWarmupMs;
   }
   if (knobs.max_time_s < knobs.min_time_s) {
     throw_usage("--max-time: {} is below --min-time {} (accepted: max >= min)", knobs.max_time_s,

@@ -30,11 +30,15 @@ struct Knobs {
   Timer timer = Timer::kAuto;
   bool enable_graph = true;  // ZL_ENABLE_CUDAGRAPH=0 makes `auto` skip graph capture
   CacheState cache = CacheState::kHot;
-  SamplePolicy policy = SamplePolicy::kFixed;
+  // Adaptive: a screen at the speed of its stable rows (docs/results.md, issue 19). A --warmup-ms
+  // or --rep-ms without a --policy asks for fixed sampling (they size it).
+  SamplePolicy policy = SamplePolicy::kAdaptive;
   ReturnMode return_mode = ReturnMode::kMedian;
   std::vector<double> quantiles;
   int repeat = 1;
-  double warmup_ms = 25;  // fixed policy, as do_bench
+  // Fixed policy: 25 ms, as do_bench. Adaptive: 5 ms unless given; the first calls do the lazy
+  // work (autotuning, handles, module loads) and a screen keeps the clocks up between rows.
+  double warmup_ms = 25;
   double rep_ms = 100;
   double noise_target = 0.005;  // adaptive policy: relative noise of the estimate
   int min_samples = 10;
@@ -46,6 +50,9 @@ struct Knobs {
   double flush_mb = 0;
   // Cold cache: how the flush empties the cache (write, read, write_read; caliber_options.h).
   FlushMethod flush_method = kDefaultFlushMethod;
+  // Selftest: every graph-timed row is made slower on the device by this fraction of its own
+  // time (0.05: 5%), to measure how often compare finds a known regression (docs/measurement.md).
+  double selftest_delay = 0;
   TunerMode tuner = TunerMode::kOff;
   std::string tuner_file;
   bool isolate_tuner_cache = false;
@@ -69,6 +76,9 @@ struct Knobs {
   // knob name -> where its value came from ("--level", "BENCH_LEVEL" or "default").
   std::map<std::string, std::string> sources;
 };
+
+// The adaptive policy's warmup when --warmup-ms is not given (docs/results.md, issue 19).
+constexpr double kAdaptiveWarmupMs = 5;
 
 // One row of the knob table: its name, its flag, the environment name it honours, and what it
 // accepts (for --help and error messages).

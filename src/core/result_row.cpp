@@ -49,6 +49,13 @@ json to_json(const ResultRow& r) {
             {"pct_peak_flops", r.pct_peak_flops ? json(*r.pct_peak_flops) : json()},
             {"peak_memory_bytes", r.peak_memory_bytes},
             {"wall_s", r.wall_s}};
+  j["phases_ms"] = {{"inputs", r.inputs_ms},
+                    {"warmup", r.warmup_ms},
+                    {"capture", r.capture_ms},
+                    {"measure", r.measure_ms}};
+  // Only a selftest run has these; other rows stay as they were.
+  if (r.selftest_delay_us) j["selftest_delay_us"] = *r.selftest_delay_us;
+  if (r.selftest_slowdown) j["selftest_slowdown"] = *r.selftest_slowdown;
   return j;
 }
 
@@ -110,6 +117,13 @@ ResultRow result_row_from_json(const json& j) {
     r.activities_per_call = activities_from_json(*it);
   }
   get_optional(j, "kernel_only_us", r.kernel_only_us);
+  get_optional(j, "selftest_delay_us", r.selftest_delay_us);
+  if (auto it = j.find("phases_ms"); it != j.end() && it->is_object()) {
+    r.inputs_ms = it->value("inputs", 0.0);
+    r.capture_ms = it->value("capture", 0.0);
+    r.measure_ms = it->value("measure", 0.0);
+  }
+  get_optional(j, "selftest_slowdown", r.selftest_slowdown);
   get_optional(j, "baseline_ms", r.baseline_ms);
   get_optional(j, "speedup", r.speedup);
   get_if(j, "gbps", r.gbps);

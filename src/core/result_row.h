@@ -46,6 +46,9 @@ struct ResultRow {
   // the latency that was kernels (what ncu's gpu__time_duration sums), in microseconds.
   std::optional<ActivitiesPerCall> activities_per_call;
   std::optional<double> kernel_only_us;
+  // --selftest-delay only: the device delay added per call (us) and the slowdown it caused.
+  std::optional<double> selftest_delay_us;
+  std::optional<double> selftest_slowdown;
   // Candidate rows carry the baseline they were interleaved with.
   std::optional<double> baseline_ms;
   std::optional<double> speedup;
@@ -54,7 +57,12 @@ struct ResultRow {
   std::optional<double> pct_peak_bandwidth;
   std::optional<double> pct_peak_flops;
   long long peak_memory_bytes = 0;
-  double wall_s = 0;
+  double wall_s = 0;  // the whole case: inputs, every provider's measurement, checks
+  // Where the case's wall time went, in milliseconds (a screen's profile): building the inputs,
+  // the baseline's measurement as a whole, and within it the warmup and the graph capture.
+  double inputs_ms = 0;
+  double measure_ms = 0;
+  double capture_ms = 0;
 };
 
 nlohmann::json to_json(const ResultRow& row);

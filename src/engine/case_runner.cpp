@@ -1,12 +1,15 @@
 #include "engine/case_runner.h"
 
+#include <ATen/Context.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
 #include <chrono>
 
+#include "core/dtype.h"
 #include "core/error.h"
+#include "core/fnv1a.h"
 #include "engine/missing_kernel.h"
 #include "engine/op_instance.h"
 #include "engine/provider/provider.h"
@@ -95,8 +98,16 @@ std::vector<ResultRow> CaseRunner::run_case(const ShapeCase& shape, DType dtype,
   };
   try {
     device_.reset_peak_memory();
+    // The same input values for the same case whatever ran before it in this process: a
+    // worker's generators would otherwise go on from the previous op's draws, and
+    // data-dependent ops (sort, unique, scatter) time other work in a worker than in a fresh
+    // process or in another order.
+    at::manual_seed(fnv1a(fmt::format("{}|{}|{}", op_.name(), shape.label(), dtype_name(dtype))));
     OpInstance instance = instantiate(
         op_, shape, dtype, {.device = device_.torch_device(), .state_dir = setup_.state_dir});
+    row.inputs_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+            .count();
     row.size_detail = instance.size_detail();
     for (const auto& dims : instance.input_shapes()) {
       row.shape.push_back(std::vector<long>(dims.begin(), dims.end()));

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/error.h"
 #include "report/geomean.h"
 
 namespace caliber {
@@ -31,7 +32,7 @@ double median_of(const ResultRow& row) {
 }
 
 SampleComparison judge(const ResultRow& a, const ResultRow& b, const CompareOptions& options,
-                       const std::string& key) {
+                       const std::string& key, int occurrence) {
   const auto& sa = a.samples_ms;
   const auto& sb = b.samples_ms;
   if (sa.empty() || sb.empty()) {
@@ -41,7 +42,12 @@ SampleComparison judge(const ResultRow& a, const ResultRow& b, const CompareOpti
                              sa.empty() && sb.empty() ? "A and B" : (sa.empty() ? "A" : "B"));
     return out;
   }
-  SampleComparison out = compare_samples(sa, sb, options.verdict, seed_for(key));
+  VerdictOptions verdict = options.verdict;
+  if (options.calibration) {
+    verdict.min_effect = std::max(
+        verdict.min_effect, options.calibration->band_for(row_key(a, occurrence), a.timer_used, median_of(a)));
+  }
+  SampleComparison out = compare_samples(sa, sb, verdict, seed_for(key));
   // A per-shape fallback (graph -> direct) changes what a sample is; the gate only sees the
   // requested timer, so the row checks what was used.
   bool timer_allowed = std::find(options.allow_mismatch.begin(), options.allow_mismatch.end(),
@@ -86,6 +92,48 @@ std::vector<FamilyGeomean> family_geomeans(const std::vector<RowComparison>& row
   return out;
 }
 
+// A calibration describes the drift of one caliber on one device model: a run of another policy
+// or timer drifts differently.
+std::string calibration_mismatch(const DriftCalibration& cal, const RunIdentity& id) {
+  if (!cal.device_model.empty() && cal.device_model != id.device_model) {
+    return fmt::format("device model {} (the runs: {})", cal.device_model, id.device_model);
+  }
+  if (!cal.policy.empty() && cal.policy != id.policy) {
+    return fmt::format("policy {} (the runs: {})", cal.policy, id.policy);
+  }
+  if (!cal.timer.empty() && cal.timer != id.timer) {
+    return fmt::format("timer {} (the runs: {})", cal.timer, id.timer);
+  }
+  return "";
+}
+
+void resolve_calibration(CompareOptions& options, const RunCollection& a) {
+  if (options.calibration || options.calibration_choice == "none") return;
+  const RunIdentity* id = a.any_identity();
+  if (!options.calibration_choice.empty()) {
+    options.calibration = read_drift_calibration(options.calibration_choice);
+    options.calibration_source = options.calibration_choice;
+    if (id != nullptr) {
+      if (std::string why = calibration_mismatch(*options.calibration, *id); !why.empty()) {
+        throw_usage("--calibration: {} was measured with {} (accepted: a calibration of the "
+                    "runs' device model, policy and timer, or none)",
+                    options.calibration_choice, why);
+      }
+    }
+    return;
+  }
+  if (id == nullptr) return;
+  std::optional<std::string> shipped = shipped_calibration_for(id->device_model);
+  if (!shipped) return;
+  DriftCalibration cal = read_drift_calibration(*shipped);
+  if (std::string why = calibration_mismatch(cal, *id); !why.empty()) {
+    options.calibration_note = fmt::format("{} not used: it was measured with {}", *shipped, why);
+    return;
+  }
+  options.calibration = std::move(cal);
+  options.calibration_source = "shipped " + *shipped;
+}
+
 }  // namespace
 
 std::string RowComparison::verdict() const {
@@ -119,6 +167,7 @@ Comparison compare_runs(const RunCollection& a, const RunCollection& b,
   out.b_root = b.root;
   out.options = options;
   out.allowed_mismatches = enforce_caliber_gate(a, b, options.allow_mismatch);
+  resolve_calibration(out.options, a);
 
   auto rows_a = keyed_rows(a);
   auto rows_b = keyed_rows(b);
@@ -141,7 +190,8 @@ Comparison compare_runs(const RunCollection& a, const RunCollection& b,
     } else if (ra->status != RowStatus::kSuccess || rb->status != RowStatus::kSuccess) {
       row.pairing = Pairing::kFailed;
     } else {
-      row.stats = judge(*ra, *rb, options, fmt::format("{}#{}", key.first, key.second));
+      row.stats =
+          judge(*ra, *rb, out.options, fmt::format("{}#{}", key.first, key.second), key.second);
     }
     out.rows.push_back(std::move(row));
   };

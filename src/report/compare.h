@@ -7,6 +7,7 @@
 
 #include "core/result_row.h"
 #include "report/caliber_gate.h"
+#include "report/drift_calibration.h"
 #include "report/run_collection.h"
 #include "report/verdict.h"
 
@@ -15,6 +16,13 @@ namespace caliber {
 struct CompareOptions {
   VerdictOptions verdict;
   std::vector<std::string> allow_mismatch;  // gate fields compared despite differing
+  // The A/A calibration that widens each row's band to the drift of its class and row
+  // (report/drift_calibration.h): empty for the shipped one of A's device model when there is
+  // one, "none" for none, else a file. compare_runs resolves it into `calibration`.
+  std::string calibration_choice;
+  std::optional<DriftCalibration> calibration;
+  std::string calibration_source;  // the file, and whether it was given or shipped
+  std::string calibration_note;    // why a shipped calibration was not used
 };
 
 // How a row of A found its partner in B (rows pair by op, dtype, provider, shape, and the order

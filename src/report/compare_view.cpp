@@ -58,7 +58,8 @@ TextTable::Tint tint_of(const RowComparison& r) {
 const std::vector<std::string>& compare_columns() {
   static const std::vector<std::string> columns = {
       "op",           "family",       "dtype",   "shape",           "provider",    "occurrence",
-      "verdict",      "speedup",      "ci_low",  "ci_high",         "a_median_ms", "b_median_ms",
+      "verdict",      "speedup",      "ci_low",  "ci_high",         "band",
+      "a_median_ms", "b_median_ms",
       "a_samples",    "b_samples",    "a_noise", "b_noise",         "a_status",    "b_status",
       "a_timer_used", "b_timer_used", "reason",  "allowed_mismatch"};
   return columns;
@@ -79,6 +80,7 @@ std::string compare_csv(const Comparison& c) {
                       csv_number(if_compared(r, r.stats.speedup)),
                       interval ? csv_number(r.stats.ci_low) : "",
                       interval ? csv_number(r.stats.ci_high) : "",
+                      interval ? csv_number(r.stats.band) : "",
                       csv_number(median_of(r.a)),
                       csv_number(median_of(r.b)),
                       samples_of(r.a),
@@ -95,6 +97,35 @@ std::string compare_csv(const Comparison& c) {
   return text;
 }
 
+nlohmann::json calibration_json(const Comparison& c) {
+  const auto& cal = c.options.calibration;
+  if (!cal) return {{"calibrated", false}};
+  return {{"calibrated", true},
+          {"source", c.options.calibration_source},
+          {"device_model", cal->device_model},
+          {"screens", cal->screens},
+          {"created", cal->created},
+          {"target_rate", cal->target_rate},
+          {"in_sample_rate", cal->in_sample_rate},
+          {"uncalibrated_rate", cal->uncalibrated_rate}};
+}
+
+std::string calibration_text(const Comparison& c) {
+  const auto& cal = c.options.calibration;
+  if (!cal) {
+    std::string note = c.options.calibration_note.empty() ? "" : c.options.calibration_note + "; ";
+    return note + "not calibrated: each row's band is the minimum effect alone, and the rate of false "
+           "FAST/SLOW between two screens of one build is unknown (caliber calibrate A1 A2 -o "
+           "FILE, then --calibration FILE)\n";
+  }
+  return fmt::format(
+      "calibrated for an A/A false-verdict rate of {:.2f}% ({}: {} A/A row pairs of {} on {}, "
+      "{}; {:.2f}% false at the class bands, {:.2f}% without them)\n",
+      100 * cal->target_rate, c.options.calibration_source, cal->rows, cal->device_model,
+      cal->screens.size() == 2 ? "2 screens" : fmt::format("{} screens", cal->screens.size()),
+      cal->created, 100 * cal->in_sample_rate, 100 * cal->uncalibrated_rate);
+}
+
 std::string compare_json(const Comparison& c) {
   const VerdictOptions& v = c.options.verdict;
   nlohmann::json out = {{"a", c.a_root},
@@ -107,6 +138,7 @@ std::string compare_json(const Comparison& c) {
                           {"resamples", v.resamples},
                           {"min_samples", v.min_samples}}},
                         {"allowed_mismatches", nlohmann::json::array()},
+                        {"calibration", calibration_json(c)},
                         {"verdicts", c.verdict_counts},
                         {"verdicts_by_timer", c.verdicts_by_timer},
                         {"regressed", c.regressed()},
@@ -167,6 +199,7 @@ std::string compare_text(const Comparison& c, bool color) {
                                  judged ? 100.0 * static_cast<double>(n_same) / judged : 0.0));
   }
   if (!shares.empty()) out += fmt::format("by timer used: {}\n", fmt::join(shares, "; "));
+  out += calibration_text(c);
   return out;
 }
 

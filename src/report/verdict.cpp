@@ -72,6 +72,7 @@ uint64_t seed_for(std::string_view key) { return fnv1a(key); }
 SampleComparison compare_samples(const std::vector<double>& a, const std::vector<double>& b,
                                  const VerdictOptions& options, uint64_t seed) {
   SampleComparison out;
+  out.band = options.min_effect;
   size_t min_samples = static_cast<size_t>(std::max(options.min_samples, 1));
   if (a.size() < min_samples || b.size() < min_samples) {
     if (!a.empty() && !b.empty()) out.speedup = median(a) / median(b);
@@ -115,7 +116,7 @@ SampleComparison compare_samples(const std::vector<double>& a, const std::vector
   } else if (out.ci_low >= slower && out.ci_high <= faster) {
     out.verdict = Verdict::kSame;
   } else {
-    out.reason = fmt::format("interval [{:.4f}, {:.4f}] straddles the {:.1f}% threshold",
+    out.reason = fmt::format("interval [{:.4f}, {:.4f}] straddles the {:.1f}% band",
                              out.ci_low, out.ci_high, 100 * options.min_effect);
   }
   return out;

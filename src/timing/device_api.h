@@ -97,6 +97,14 @@ class DeviceApi {
   // is left holding dirty lines), read (clean lines), or written then read.
   virtual void flush_cache(uint64_t bytes, FlushMethod method) = 0;
 
+  // Queues `microseconds` of device time on the current stream (a graph being captured holds
+  // it): the selftest slowdown that shows whether compare's verdicts find a known regression.
+  // Only backends whose capabilities say `device_delay` implement it.
+  virtual void delay(double microseconds) {
+    (void)microseconds;
+    throw DeviceError("delay", name() + " cannot queue a device delay");
+  }
+
   // Current and maximum SM clock, where the backend can read them.
   virtual std::optional<int> sm_clock_mhz() = 0;
   virtual std::optional<int> max_sm_clock_mhz() = 0;

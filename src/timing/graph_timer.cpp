@@ -26,6 +26,41 @@ std::unique_ptr<CapturedGraph> capture(const TimerContext& ctx, int calls) {
   return ctx.api.capture(ctx.call, calls);
 }
 
+Measurement measure_graph(const TimerContext& ctx, CapturedGraph& graph, int calls,
+                          const Call& before) {
+  // Also the first replay's failure is a replay verdict; its duration sizes the batches.
+  double first_replay_ms = graph.time_replays(1, before).front();
+  return take_measurement(ctx, Timer::kGraph, /*repeats=*/1, first_replay_ms, [&](int n) {
+    std::vector<double> samples = graph.time_replays(n, before);
+    for (double& sample : samples) sample /= calls;
+    return samples;
+  });
+}
+
+// --selftest-delay: the same calls captured again with one device delay behind them, sized from
+// the undelayed median, so each call is `selftest_delay` of its own time slower. One delay node
+// per graph rather than per call keeps its launch cost spread over every call of the replay.
+Measurement measure_delayed(const TimerContext& ctx, const Measurement& undelayed, int calls,
+                            const Call& before) {
+  const double delay_us = ctx.options.selftest_delay * undelayed.median_ms * 1e3;
+  const Call& call = ctx.call;
+  DeviceApi& api = ctx.api;
+  Call delayed = [&call, &api, calls, delay_us] {
+    for (int i = 0; i < calls; ++i) call();
+    api.delay(delay_us * calls);
+  };
+  std::unique_ptr<CapturedGraph> graph;
+  {
+    std::unique_ptr<ScopedRngGuard> rng_guard;
+    if (ctx.plan.rng_guard) rng_guard = api.rng_guard();
+    graph = api.capture(delayed, 1);
+  }
+  Measurement m = measure_graph(ctx, *graph, calls, before);
+  m.selftest_delay_us = delay_us;
+  if (undelayed.median_ms > 0) m.selftest_slowdown = m.median_ms / undelayed.median_ms - 1;
+  return m;
+}
+
 }  // namespace
 
 TimerResult time_graph(const TimerContext& ctx) {
@@ -42,6 +77,7 @@ TimerResult time_graph(const TimerContext& ctx) {
 
   int calls = calls_per_graph(ctx, warmup.per_call_ms);
   std::unique_ptr<CapturedGraph> graph;
+  const double capture_start_ms = ctx.api.host_now_ms();
   try {
     graph = capture(ctx, calls);
   } catch (const DeviceError& e) {
@@ -49,17 +85,13 @@ TimerResult time_graph(const TimerContext& ctx) {
   } catch (const std::exception& e) {
     return graph_failure_verdict(ctx, "capture", e);
   }
+  const double capture_end_ms = ctx.api.host_now_ms();
 
   try {
-    // Also the first replay's failure is a replay verdict; its duration sizes the batches.
-    double first_replay_ms = graph->time_replays(1, before).front();
-    Measurement m =
-        take_measurement(ctx, Timer::kGraph, /*repeats=*/1, first_replay_ms, [&](int n) {
-          std::vector<double> samples = graph->time_replays(n, before);
-          for (double& sample : samples) sample /= calls;
-          return samples;
-        });
+    Measurement m = measure_graph(ctx, *graph, calls, before);
+    if (ctx.options.selftest_delay > 0) m = measure_delayed(ctx, m, calls, before);
     record_warmup(warmup, m);
+    m.capture_ms = capture_end_ms - capture_start_ms;
     m.calls_per_sample = calls;
     return TimerResult::measured(std::move(m));
   } catch (const std::exception& e) {

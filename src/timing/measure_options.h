@@ -34,6 +34,7 @@ struct MeasureOptions {
   CacheState cache = CacheState::kHot;
   double flush_mb = 0;  // cold cache: MiB flushed before each sample; 0: the device's size
   FlushMethod flush_method = kDefaultFlushMethod;
+  double selftest_delay = 0;  // graph timer: add this fraction of the row's time on the device
   SamplingSettings sampling;
   ReturnMode return_mode = ReturnMode::kMedian;
   std::vector<double> quantiles;

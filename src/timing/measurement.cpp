@@ -73,9 +73,13 @@ void fill_result_row(const Measurement& m, ResultRow& row) {
   row.noise = m.noise;
   row.quantiles_ms = m.quantiles_ms;
   row.wall_s = m.wall_s;
+  row.measure_ms = m.wall_s * 1e3;
+  row.capture_ms = m.capture_ms;
   row.activities_per_call = m.activities;
   row.kernel_only_us.reset();
   if (m.activities) row.kernel_only_us = m.activities->kernel_us;
+  row.selftest_delay_us = m.selftest_delay_us;
+  row.selftest_slowdown = m.selftest_slowdown;
 }
 
 }  // namespace caliber

@@ -41,9 +41,14 @@ struct Measurement {
   int sm_clock_max_mhz = 0;
   std::vector<std::string> markers;
   double wall_s = 0;
+  double capture_ms = 0;  // graph timer: host time of the capture (its side-stream warmup too)
   // `kernel` timer: the device work of one call by kind, over every sampled call.
   std::optional<ActivitiesPerCall>
       activities;  // the whole measurement, warmup and capture included
+  // --selftest-delay: the device delay added per call and the slowdown it caused, measured
+  // against the same graph without it in the same process.
+  std::optional<double> selftest_delay_us;
+  std::optional<double> selftest_slowdown;
 };
 
 // Fills the statistics of `m` from the samples of each repeat. `quantiles` are computed over all

@@ -49,6 +49,22 @@ TEST(TimerPlan, ColdCacheWithoutFlushIsAUsageError) {
   EXPECT_NO_THROW(check_cache_state(plan, CacheState::kCold, "cpu"));
 }
 
+TEST(TimerPlan, SelftestDelayNeedsTheDeviceDelayAndTheGraphTimer) {
+  auto refusal = [](const TimerPlan& plan) -> std::string {
+    try {
+      check_selftest_delay(plan, 0.05, "x");
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::kUsage);
+      return e.what();
+    }
+    return "";
+  };
+  EXPECT_NE(refusal(plan_for("cpu")).find("--selftest-delay: 0.05"), std::string::npos);
+  EXPECT_NE(refusal(plan_for("cuda", Timer::kDirect)).find("timer is direct"), std::string::npos);
+  EXPECT_EQ(refusal(plan_for("cuda")), "");
+  EXPECT_NO_THROW(check_selftest_delay(plan_for("cpu"), 0, "cpu"));
+}
+
 TEST(TimerPlan, CpuUsesHostTimer) { EXPECT_EQ(plan_for("cpu").primary, Timer::kHost); }
 
 TEST(TimerPlan, GraphDisabledByEnvironmentFallsToDirect) {

@@ -39,13 +39,11 @@ TEST(BatchPlan, ChildFlagsPassKnobsThroughAndPinDeviceZero) {
   EXPECT_EQ(plan.devices, (std::vector<int>{0, 1}));
 }
 
-TEST(BatchPlan, IsolationDefaultsToWorkersOnlyForAPythonCandidate) {
+TEST(BatchPlan, IsolationDefaultsToAWorkerPerLane) {
   BatchOptions o;
   o.knob_flags = {{"backend", "cpu"}};
-  EXPECT_EQ(plan_batch(o, no_env()).isolation, Isolation::kOp);
+  EXPECT_EQ(plan_batch(o, no_env()).isolation, Isolation::kWorker);
   o.knob_flags["candidate"] = "library:/x/libfake.so";
-  EXPECT_EQ(plan_batch(o, no_env()).isolation, Isolation::kOp);
-  o.knob_flags["candidate"] = "python:flag_gems";
   EXPECT_EQ(plan_batch(o, no_env()).isolation, Isolation::kWorker);
   o.isolation = Isolation::kOp;  // as given wins
   EXPECT_EQ(plan_batch(o, no_env()).isolation, Isolation::kOp);

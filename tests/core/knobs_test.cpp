@@ -37,6 +37,17 @@ TEST(Knobs, DefaultsWhenNothingGiven) {
   EXPECT_EQ(k.repeat, 1);
   EXPECT_TRUE(k.dtypes.empty());
   EXPECT_EQ(k.sources.at("level"), "default");
+  EXPECT_EQ(k.policy, SamplePolicy::kAdaptive);
+  EXPECT_EQ(k.warmup_ms, kAdaptiveWarmupMs);
+  EXPECT_EQ(resolve_knobs({{"policy", "fixed"}}, env_of({})).warmup_ms, 25);
+}
+
+TEST(Knobs, AWarmupOrMeasuringTimeWithoutAPolicyAsksForFixedSampling) {
+  Knobs k = resolve_knobs({{"rep_ms", "50"}}, env_of({}));
+  EXPECT_EQ(k.policy, SamplePolicy::kFixed);
+  EXPECT_EQ(k.sources.at("policy"), "--rep-ms");
+  k = resolve_knobs({{"warmup_ms", "5"}, {"policy", "adaptive"}}, env_of({}));
+  EXPECT_EQ(k.policy, SamplePolicy::kAdaptive);  // a policy given wins
 }
 
 TEST(Knobs, HonoursThePythonHarnessEnvironmentNames) {

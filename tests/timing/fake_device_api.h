@@ -92,9 +92,32 @@ class FakeDeviceApi : public DeviceApi {
     last_calls_per_graph = calls_per_graph;
     rng_guard_held_during_capture = rng_guard_held;
     log.push_back("capture");
+    capturing_ = true;
+    counted_calls_ = 0;
+    captured_delay_ms_ = 0;
     for (int i = 0; i < calls_per_graph; ++i) call();
+    capturing_ = false;
     if (capture_error) throw *capture_error;
-    return std::make_unique<Graph>(*this, calls_per_graph);
+    // A timer that bundles several op calls into one captured call (the selftest delay) is
+    // seen through count_call(); otherwise each captured call is one op call.
+    int op_calls = counted_calls_ > 0 ? counted_calls_ : calls_per_graph;
+    return std::make_unique<Graph>(*this, op_calls, captured_delay_ms_);
+  }
+
+  // For a test's op call: lets a capture see how many op calls a graph holds.
+  void count_call() {
+    if (capturing_) ++counted_calls_;
+  }
+
+  std::vector<double> delays_us;  // every delay asked for
+  void delay(double microseconds) override {
+    log.push_back("delay");
+    delays_us.push_back(microseconds);
+    if (capturing_) {
+      captured_delay_ms_ += microseconds / 1e3;
+    } else {
+      now_ms_ += microseconds / 1e3;
+    }
   }
 
   BatchOutcome time_batch(const Call& call, int n, double timeout_s, const Call& before) override {
@@ -144,7 +167,8 @@ class FakeDeviceApi : public DeviceApi {
  private:
   class Graph : public CapturedGraph {
    public:
-    Graph(FakeDeviceApi& device, int calls) : device_(device), calls_(calls) {}
+    Graph(FakeDeviceApi& device, int calls, double delay_ms)
+        : device_(device), calls_(calls), delay_ms_(delay_ms) {}
     std::vector<double> time_replays(int replays, const Call& before_each) override {
       // The untimed leading replay is the one launched onto an idle device: it alone waits for
       // the host's launch path.
@@ -165,13 +189,15 @@ class FakeDeviceApi : public DeviceApi {
    private:
     double replay_once() {
       if (device_.replay_error) throw DeviceError("replay", *device_.replay_error);
-      double total = 0;
+      double total = delay_ms_;
+      device_.now_ms_ += delay_ms_;
       for (int i = 0; i < calls_; ++i) total += device_.advance();
       return total;
     }
 
     FakeDeviceApi& device_;
     int calls_;
+    double delay_ms_;
   };
 
   class RngGuard : public ScopedRngGuard {
@@ -203,6 +229,9 @@ class FakeDeviceApi : public DeviceApi {
   size_t next_ = 0;
   size_t clock_reads_ = 0;
   double now_ms_ = 0;
+  bool capturing_ = false;
+  int counted_calls_ = 0;
+  double captured_delay_ms_ = 0;
 };
 
 // The classifier wording tests use: one phrase per verdict.

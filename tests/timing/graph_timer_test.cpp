@@ -28,6 +28,33 @@ TEST(GraphTimer, SampleIsOneReplayDividedByCallsPerGraph) {
   EXPECT_TRUE(m.markers.empty());
 }
 
+TEST(GraphTimer, SelftestDelayMakesEachCallThatFractionOfItsOwnTimeSlower) {
+  FakeDeviceApi api;
+  api.call_ms = {0.01};
+  MeasureOptions options = test_options();
+  options.selftest_delay = 0.05;
+  Measurement m = measure(api, plan_for(Timer::kGraph), options, [&] { api.count_call(); });
+  EXPECT_EQ(m.timer_used, Timer::kGraph);
+  EXPECT_EQ(m.calls_per_sample, 200);
+  // One delay per graph, sized from the undelayed median: 200 calls x 5% of 10 us.
+  ASSERT_FALSE(api.delays_us.empty());
+  EXPECT_NEAR(api.delays_us.back(), 200 * 0.5, 1e-9);
+  EXPECT_NEAR(m.latency_ms, 0.0105, 1e-12);
+  ASSERT_TRUE(m.selftest_delay_us.has_value());
+  EXPECT_NEAR(*m.selftest_delay_us, 0.5, 1e-9);
+  ASSERT_TRUE(m.selftest_slowdown.has_value());
+  EXPECT_NEAR(*m.selftest_slowdown, 0.05, 1e-9);
+}
+
+TEST(GraphTimer, NoSelftestDelayUnlessAsked) {
+  FakeDeviceApi api;
+  api.call_ms = {0.01};
+  Measurement m = measure(api, plan_for(Timer::kGraph), test_options(), [&] { api.count_call(); });
+  EXPECT_TRUE(api.delays_us.empty());
+  EXPECT_FALSE(m.selftest_delay_us.has_value());
+  EXPECT_NEAR(m.latency_ms, 0.01, 1e-12);
+}
+
 TEST(GraphTimer, TimedReplaysQueueBehindAnUntimedReplay) {
   FakeDeviceApi api;
   api.call_ms = {0.01};

@@ -6,6 +6,7 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <cmath>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -21,6 +22,7 @@
 #include "engine/device/cuda/cuda_graph_capture.h"
 #include "engine/device/cuda/cuda_rng_guard.h"
 #include "engine/device/cuda/cupti_activity_tracer.h"
+#include "engine/device/cuda/delay_kernel.h"
 #include "engine/device/cuda/read_flush_kernel.h"
 
 namespace caliber {
@@ -164,6 +166,11 @@ class CudaDeviceApi : public DeviceApi {
       samples.push_back(host_now_ms() - start);
     }
     return samples;
+  }
+
+  void delay(double microseconds) override {
+    auto ns = static_cast<uint64_t>(std::llround(std::max(microseconds, 0.0) * 1e3));
+    check(cuda::launch_delay(stream(), ns), "delay", "launch_delay");
   }
 
   std::unique_ptr<CapturedGraph> capture(const Call& call, int calls_per_graph) override {
