@@ -176,9 +176,15 @@ for stage in "$@"; do
       awk -F, 'NR>1{print $2}' "$screens/$name/ops_status.csv" | sort | uniq -c
       python3 "$here/bench/screen_profile.py" "$screens/$name" >"$dir/profile_$name.txt" 2>&1
       cat "$dir/profile_$name.txt"
-      (cd "$screens" && find "$name" -maxdepth 3 \( -name ops_status.csv -o -name batch.log \
-        -o -name results.jsonl -o -name run_identity.json \) -print0 |
-        tar -czf "$dir/$name-results.tgz" --null -T -) ;;
+      # RESULTS=0: the status, logs and summary only (a whole corpus's samples are too large).
+      if [ "${RESULTS:-1}" = 0 ]; then
+        "$caliber" summary "$screens/$name" -q >/dev/null 2>&1
+        pack_screen "$name"
+      else
+        (cd "$screens" && find "$name" -maxdepth 3 \( -name ops_status.csv -o -name batch.log \
+          -o -name results.jsonl -o -name run_identity.json \) -print0 |
+          tar -czf "$dir/$name-results.tgz" --null -T -)
+      fi ;;
     families:*)
       # families:ISOLATION:DEVICES:NAME, the families in FAMILIES at level core (default: those
       # of the architecture A/B, softmax,norm,reduction,blas).

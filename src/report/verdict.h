@@ -18,9 +18,8 @@ const char* verdict_name(Verdict verdict);
 
 // The thresholds of the verdict, all user-visible as compare flags.
 struct VerdictOptions {
-  // Speedups within [1/(1+e), 1+e] do not matter; a calibration can widen a row's band. 1%, so
-  // that a 2% regression is found where the drift allows (docs/results.md, issue 19).
-  double min_effect = 0.01;
+  // Speedups within [1/(1+e), 1+e] do not matter; a calibration can widen a row's band.
+  double min_effect = 0.02;
   double max_noise = 0.10;   // robust spread (MAD sigma / median) of either side above it: UNSURE
   double confidence = 0.95;  // coverage of the bootstrap interval
   int resamples = 1000;      // bootstrap resamples
