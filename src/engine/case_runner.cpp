@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <mutex>
 
 #include "core/dtype.h"
 #include "core/error.h"
@@ -20,6 +21,23 @@
 
 namespace caliber {
 namespace {
+
+// Seeds the host's generator and the case device's (not at::manual_seed's every accelerator: a
+// backend loaded beside the one under test, or one without default generators, such as
+// torch-opencl, would throw there).
+void seed_generators(const at::Device& device, uint64_t seed) {
+  auto seed_one = [seed](at::Generator generator) {
+    std::lock_guard<std::mutex> lock(generator.mutex());
+    generator.set_current_seed(seed);
+  };
+  seed_one(at::globalContext().defaultGenerator(c10::DeviceType::CPU));
+  if (device.is_cpu()) return;
+  try {
+    seed_one(at::globalContext().defaultGenerator(device));
+  } catch (const c10::Error&) {
+    // No default generator on this backend: its inputs come from the host's, seeded above.
+  }
+}
 
 void fill_rates(ResultRow& row, double bytes, double flops, const DevicePeaks* peaks) {
   if (row.latency_ms <= 0) return;
@@ -102,7 +120,8 @@ std::vector<ResultRow> CaseRunner::run_case(const ShapeCase& shape, DType dtype,
     // worker's generators would otherwise go on from the previous op's draws, and
     // data-dependent ops (sort, unique, scatter) time other work in a worker than in a fresh
     // process or in another order.
-    at::manual_seed(fnv1a(fmt::format("{}|{}|{}", op_.name(), shape.label(), dtype_name(dtype))));
+    seed_generators(device_.torch_device(),
+                    fnv1a(fmt::format("{}|{}|{}", op_.name(), shape.label(), dtype_name(dtype))));
     OpInstance instance = instantiate(
         op_, shape, dtype, {.device = device_.torch_device(), .state_dir = setup_.state_dir});
     row.inputs_ms =

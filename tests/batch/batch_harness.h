@@ -3,6 +3,7 @@
 // Runs the real `caliber batch` in a temporary directory, with the fake child of data/ standing
 // in for `caliber run` (or the real binary, for the selftest suite), and reads what it left.
 
+#include <algorithm>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -105,6 +106,10 @@ class BatchHarness {
     std::vector<std::string> argv = {CALIBER_BINARY,  "batch",          "--backend",
                                      "cpu",           "--out",          out().string(),
                                      "--no-progress", "--kill-grace-s", "0.3"};
+    // The driver's tests exercise a process per op unless they ask for workers (the default).
+    if (std::find(args.begin(), args.end(), "--isolation") == args.end()) {
+      argv.insert(argv.end(), {"--isolation", "op"});
+    }
     argv.insert(argv.end(), args.begin(), args.end());
     return spawn(argv);
   }
