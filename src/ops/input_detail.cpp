@@ -12,6 +12,22 @@ PyValue size_of(const at::Tensor& t) {
   return PyValue::size(std::vector<int64_t>(t.sizes().begin(), t.sizes().end()));
 }
 
+PyValue torch_dtype(at::ScalarType type) {
+  for (DType d : {DType::kFloat16, DType::kBFloat16, DType::kFloat32, DType::kFloat64, DType::kInt8,
+                  DType::kInt16, DType::kInt32, DType::kInt64, DType::kUInt8, DType::kBool,
+                  DType::kComplex64, DType::kFloat8E4M3, DType::kFloat8E5M2}) {
+    if (to_scalar_type(d) == type) return PyValue::raw(torch_dtype_name(d));
+  }
+  return PyValue::raw(std::string("torch.") + c10::toString(type));
+}
+
+SizeDetail creation_kwargs(const std::vector<int64_t>& size, const at::TensorOptions& options) {
+  return SizeDetail{}
+      .kwarg("size", PyValue::ints(size))
+      .kwarg("dtype", torch_dtype(c10::typeMetaToScalarType(options.dtype())))
+      .kwarg("device", PyValue::str(c10::DeviceTypeName(options.device().type(), true)));
+}
+
 SizeDetail default_size_detail(const Args& a) {
   SizeDetail d;
   for (const auto& t : a.t) d.arg(size_of(t));

@@ -14,6 +14,12 @@ namespace caliber {
 
 // A tensor as FlagGems' record_shapes() keeps it: its torch.Size (None when undefined).
 PyValue size_of(const at::Tensor& t);
+// A dtype as Python prints it: torch.float16.
+PyValue torch_dtype(at::ScalarType type);
+// A creation op's keywords as FlagGems' input_fn passes them (test_rand.py):
+// {'size': [...], 'dtype': torch.float16, 'device': 'cuda'}, the device being the case's device
+// type as torch names it.
+SizeDetail creation_kwargs(const std::vector<int64_t>& size, const at::TensorOptions& options);
 // The inputs without an op's own DetailFn: tensors, integers, floats, integer lists, in that
 // order.
 SizeDetail default_size_detail(const Args& a);

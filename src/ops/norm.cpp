@@ -116,9 +116,7 @@ std::vector<OpDef> norm_ops() {
       norm("layer_norm", layer_inputs, layer)
           .aten({"aten::native_layer_norm"})
           .detail(layer_detail),
-      norm("layer_norm_backward", layer_inputs, layer)
-          .backward()
-          .aten({"aten::native_layer_norm_backward"}),
+      // layer_norm_backward calls native_layer_norm_backward as FlagGems does (norm_variants.cpp).
       norm("group_norm", channel_inputs, group)
           .aten({"aten::native_group_norm"})
           .detail(group_detail),

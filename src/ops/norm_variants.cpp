@@ -4,7 +4,9 @@
 // training, momentum 0.1, eps 1e-5.
 #include <ATen/ops/empty.h>
 #include <ATen/ops/empty_like.h>
+#include <ATen/ops/native_layer_norm.h>
 #include <ATen/ops/ones.h>
+#include <ATen/ops/randn.h>
 #include <ATen/ops/zeros.h>
 
 #include "ops/builders.h"
@@ -50,6 +52,19 @@ BuildFn batch_norm(bool stats, bool outs) {
   };
 }
 
+// The dtype of the statistics native_layer_norm saves on the case's device. FlagGems passes
+// float32, what the CUDA forward saves for every input dtype; the host's forward saves the
+// input's dtype and its backward takes no other. Where no forward runs (the meta device, which
+// has no kernel for it), FlagGems' float32.
+at::ScalarType saved_stats_dtype(const BuildContext& c) {
+  try {
+    at::Tensor probe = at::zeros({1, 1}, c.options());
+    return std::get<1>(at::native_layer_norm(probe, {1}, {}, {}, 1e-5)).scalar_type();
+  } catch (const c10::Error&) {
+    return at::kFloat;
+  }
+}
+
 }  // namespace
 
 std::vector<OpDef> norm_variant_ops() {
@@ -66,6 +81,20 @@ std::vector<OpDef> norm_variant_ops() {
         a.f = {1e-5};
       }),
       {{"native_layer_norm", "native_layer_norm"}});
+  // FlagGems' input_fn_backward: grad_out, x, normalized_shape, mean and rstd of N values,
+  // weight, bias, output_mask [True, True, True].
+  add(norm([](const BuildContext& c, Args& a) {
+        auto d = c.dims();
+        std::vector<int64_t> normalized(d.begin() + 1, d.end());
+        auto stats = c.options().dtype(saved_stats_dtype(c));
+        a.t = {ops::random(c, d),        ops::random(c, d),          at::randn({d[0]}, stats),
+               at::randn({d[0]}, stats), ops::random(c, normalized), ops::random(c, normalized)};
+        a.lists = {normalized};
+      }),
+      {{"layer_norm_backward",
+        "native_layer_norm_backward",
+        ops::kBase,
+        {ops::yielded("output_mask", c10::List<bool>({true, true, true}))}}});
   add(norm(batch_norm(true, false)),
       {{"native_batch_norm_legit", "_native_batch_norm_legit", ops::kBase, {kTraining}}});
   add(norm(batch_norm(false, false)), {{"native_batch_norm_legit_no_stats",

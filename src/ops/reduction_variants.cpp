@@ -40,6 +40,28 @@ ops::Prototype along_dim1(std::vector<DType> dtypes = kFloatDTypes) {
   };
 }
 
+// UnaryReductionBenchmark yields (x,) for 1-D x, so its torch_op (torch.max, torch.all...)
+// reduces every element there: FlagGems times the operator without overload (aten::max, not
+// max.dim) and prints the tensor alone. `op` is derived from a `<name>.<overload>` row.
+OpDef whole_when_1d(OpDef op) {
+  const std::string along = op.aten().front();                 // "aten::max.dim"
+  const std::string whole = along.substr(0, along.find('.'));  // "aten::max"
+  CallFn along_call = op.call();
+  CallFn whole_call = ops::aten_call(whole);
+  DetailFn along_detail = op.detail();
+  BuildFn build = op.inputs();
+  op.inputs([build](const BuildContext& c, Args& a) {
+      build(c, a);
+      if (c.dims().size() == 1) a.i.clear();
+    })
+      .call([=](Args& a) { return a.i.empty() ? whole_call(a) : along_call(a); })
+      .detail([=](const Args& a) {
+        return a.i.empty() ? ops::aten_call_detail(whole, {}, a) : along_detail(a);
+      })
+      .aten({along, whole});
+  return op;
+}
+
 // The tensor, then `ints` and `lists` as the test's input_fn yields them.
 BuildFn tensor_then(std::vector<int64_t> ints, std::vector<std::vector<int64_t>> lists = {}) {
   return [=](const BuildContext& c, Args& a) {
@@ -84,15 +106,19 @@ std::vector<OpDef> reduction_variant_ops() {
   auto add = [&out](const ops::Prototype& proto, const std::vector<ops::Row>& rows) {
     for (auto& op : ops::derive_all(proto, rows)) out.push_back(std::move(op));
   };
-  add(along_dim1(), {
-                        {"all_dim", "all.dim"},
-                        {"max_dim", "max.dim"},
-                        {"min_dim", "min.dim"},
-                        {"sum_dim", "sum.dim_IntList"},
-                        {"var_correction", "var.correction"},
-                        {"var_dim", "var.dim"},
-                    });
-  add(along_dim1(ops::float_and_bool()), {{"any_dim", "any.dim"}});
+  auto add_whole_when_1d = [&out](const ops::Prototype& proto, const std::vector<ops::Row>& rows) {
+    for (auto& op : ops::derive_all(proto, rows)) out.push_back(whole_when_1d(std::move(op)));
+  };
+  add_whole_when_1d(along_dim1(), {
+                                      {"all_dim", "all.dim"},
+                                      {"max_dim", "max.dim"},
+                                      {"min_dim", "min.dim"},
+                                      {"sum_dim", "sum.dim_IntList"},
+                                      {"var_correction", "var.correction"},
+                                  });
+  add_whole_when_1d(along_dim1(ops::float_and_bool()), {{"any_dim", "any.dim"}});
+  // test_var.py's VarDimBenchmark yields (x, 0) for 1-D x.
+  add(along_dim1(), {{"var_dim", "var.dim"}});
   add(generic(tensor_and_dim()), {{"sum_dim", "sum.dim_IntList", kOut, {}, "sum.IntList_out"}});
   add(generic(ops::tensors(1)), {{"sum", "sum", kOut}});
   add(generic_no_1d(tensor_then({}, {{1}})), {{"mean_dim", "mean.dim"}});
@@ -186,9 +212,10 @@ std::vector<OpDef> reduction_variant_ops() {
       {{"trace", "trace"}});
   add(generic_2d(ops::tensors(1), {DType::kFloat32}),
       {{"histc", "histc", kBase, {{"bins", int64_t{100}}, {"min", 0.0}, {"max", 10.0}}}});
-  add(generic(tensor_and_dim()), {{"softmax", "_softmax", kOut, {{"half_to_float", false}}}});
+  add(generic(tensor_and_dim()),
+      {{"softmax", "_softmax", kOut, {ops::yielded("half_to_float", false)}}});
   add(generic_no_1d(tensor_then({1})),
-      {{"log_softmax", "_log_softmax", kOut, {{"half_to_float", false}}}});
+      {{"log_softmax", "_log_softmax", kOut, {ops::yielded("half_to_float", false)}}});
   add(
       [](const std::string& name) {
         return reduction_op(name, ops::tensors(1), kFloatDTypes)

@@ -69,6 +69,9 @@ std::string dropout_check(const Args& a, const at::Tensor& out) {
 // Shape and dims come from the case; creation ops read dtype and device from a.options.
 void sizes_only(const BuildContext& c, Args& a) { a.lists = {c.dims()}; }
 
+// test_rand.py and test_randn.py pass {'size': shape, 'dtype': dtype, 'device': device}.
+SizeDetail size_dtype_device(const Args& a) { return creation_kwargs(a.lists[0], a.options); }
+
 OpDef rng(const char* name, BuildFn inputs, CallFn call, CheckFn check) {
   return OpDef(name)
       .family(Family::kRng)
@@ -90,10 +93,12 @@ std::vector<OpDef> rng_ops() {
   const BuildFn one = ops::tensors(1);
   std::vector<OpDef> ops = {
       rng(
-          "rand", sizes_only, [](A& a) { return at::rand(a.lists[0], a.options); }, range(0, 1)),
+          "rand", sizes_only, [](A& a) { return at::rand(a.lists[0], a.options); }, range(0, 1))
+          .detail(size_dtype_device),
       rng(
           "randn", sizes_only, [](A& a) { return at::randn(a.lists[0], a.options); },
-          range(-kBig, kBig)),
+          range(-kBig, kBig))
+          .detail(size_dtype_device),
       rng(
           "rand_like", one, [](A& a) { return at::rand_like(a.t[0]); }, range(0, 1)),
       rng(

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "core/error.h"
+#include "ops/input_detail.h"
 
 namespace caliber::ops {
 namespace {
@@ -152,7 +153,76 @@ at::Tensor first_tensor(const c10::IValue& v) {
   return {};
 }
 
+// A fixed value as Python prints it (None for what record_shapes() would not keep).
+PyValue python_value(const c10::IValue& v) {
+  if (v.isBool()) return PyValue::flag(v.toBool());
+  if (v.isInt()) return PyValue::of(v.toInt());
+  if (v.isDouble()) return PyValue::real_number(v.toDouble());
+  if (v.isString()) return PyValue::str(v.toStringRef());
+  if (v.isIntList()) return PyValue::ints(v.toIntVector());
+  if (v.isBoolList()) {
+    std::vector<PyValue> flags;
+    for (bool b : v.toBoolList()) flags.push_back(PyValue::flag(b));
+    return PyValue::list(std::move(flags));
+  }
+  if (v.isTensor()) return size_of(v.toTensor());
+  return PyValue::none();
+}
+
 }  // namespace
+
+SizeDetail aten_call_detail(const std::string& qualified, const std::vector<ArgValue>& fixed,
+                            const Args& a) {
+  const Plan plan = make_plan(qualified, fixed, a);
+  const auto& arguments = plan.op.schema().arguments();
+  SizeDetail d;
+  for (size_t n = 0; n < arguments.size(); ++n) {
+    const c10::Argument& arg = arguments[n];
+    const Slot& s = plan.slots[n];
+    std::optional<PyValue> v;
+    switch (s.source) {
+      case Slot::Source::kFixed: {
+        const bool given = std::any_of(fixed.begin(), fixed.end(), [&](const ArgValue& f) {
+          return f.name == arg.name() && f.yielded;
+        });
+        if (given) v = python_value(s.value);
+        break;
+      }
+      case Slot::Source::kTensor:
+        v = size_of(a.t[s.index]);
+        break;
+      case Slot::Source::kTensorList: {
+        std::vector<PyValue> sizes;
+        for (size_t k = 0; k < s.count; ++k) sizes.push_back(size_of(a.t[s.index + k]));
+        v = PyValue::list(std::move(sizes));
+        break;
+      }
+      case Slot::Source::kFloat:
+        v = PyValue::real_number(a.f[s.index]);
+        break;
+      case Slot::Source::kInt:
+      case Slot::Source::kIntAsList:
+        v = PyValue::of(a.i[s.index]);
+        break;
+      case Slot::Source::kList:
+        v = PyValue::ints(a.lists[s.index]);
+        break;
+      case Slot::Source::kFirstDtype:
+        v = torch_dtype(a.t[0].scalar_type());
+        break;
+      case Slot::Source::kCaseDtype:
+      case Slot::Source::kCaseDevice:
+        break;
+    }
+    if (!v) continue;
+    if (arg.kwarg_only()) {
+      d.kwarg(arg.name(), std::move(*v));
+    } else {
+      d.arg(std::move(*v));
+    }
+  }
+  return d;
+}
 
 CallFn aten_call(const std::string& qualified, std::vector<ArgValue> fixed) {
   auto plan = std::make_shared<std::optional<Plan>>();

@@ -9,9 +9,11 @@
 #include <ATen/ops/leaky_relu.h>
 #include <ATen/ops/log_sigmoid.h>
 #include <ATen/ops/mish.h>
+#include <ATen/ops/randn_like.h>
 #include <ATen/ops/relu6.h>
 #include <ATen/ops/selu.h>
 #include <ATen/ops/silu.h>
+#include <ATen/ops/silu_backward.h>
 #include <ATen/ops/softplus.h>
 
 #include "ops/builders.h"
@@ -145,7 +147,12 @@ std::vector<OpDef> unary_ops() {
           .dtypes(ops::concat(kIntDTypes, kBoolDTypes)),
       // Backward variants time torch::autograd::grad of the forward op.
       unary("gelu_backward", [](A& a) { return at::gelu(a.t[0]); }).backward(),
-      unary("silu_backward", [](A& a) { return at::silu(a.t[0]); }).backward(),
+      // FlagGems' SiluBackwardBenchmark calls aten::silu_backward(grad_out, x) itself.
+      unary("silu_backward", [](A& a) { return at::silu_backward(a.t[0], a.t[1]); })
+          .inputs([](const BuildContext& c, Args& a) {
+            at::Tensor x = ops::random(c, c.dims());
+            a.t = {at::randn_like(x), x};
+          }),
       unary("sigmoid_backward", [](A& a) { return a.t[0].sigmoid(); }).backward(),
       unary("tanh_backward", [](A& a) { return a.t[0].tanh(); }).backward(),
       unary("relu_backward", [](A& a) { return a.t[0].relu(); })

@@ -30,6 +30,13 @@ std::vector<OpDef> derive(const Prototype& proto, const Row& row) {
     OpDef op = proto(variant_mark(row.mark, v));
     op.call(aten_call(aten, row.fixed)).aten({aten});
     if (v == kInplace) op.inplace();
+    // A prototype's own DetailFn prints the inputs; without one, the call prints as the
+    // schema takes it (out= by keyword under its schema name: ([inputs], {'out': size})).
+    DetailFn inputs_detail = op.detail();
+    if (!inputs_detail) {
+      op.detail(
+          [aten, fixed = row.fixed](const Args& a) { return aten_call_detail(aten, fixed, a); });
+    }
     if (v == kOut) {
       BuildFn build = op.inputs();
       CallFn base = aten_call("aten::" + row.aten, row.fixed);
@@ -38,14 +45,15 @@ std::vector<OpDef> derive(const Prototype& proto, const Row& row) {
         a.t.push_back(at::empty_like(base(a)));
       });
       // FlagGems passes out= by keyword, so its Size Detail reads ([inputs], {'out': size}).
-      DetailFn inputs_detail = op.detail();
-      op.detail([inputs_detail](const Args& a) {
-        Args inputs = a;
-        inputs.t.pop_back();
-        SizeDetail d = inputs_detail ? inputs_detail(inputs) : default_size_detail(inputs);
-        d.kwarg("out", size_of(a.t.back()));
-        return d;
-      });
+      if (inputs_detail) {
+        op.detail([inputs_detail](const Args& a) {
+          Args inputs = a;
+          inputs.t.pop_back();
+          SizeDetail d = inputs_detail(inputs);
+          d.kwarg("out", size_of(a.t.back()));
+          return d;
+        });
+      }
     }
     out.push_back(std::move(op));
   }

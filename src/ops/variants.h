@@ -24,7 +24,7 @@ using Prototype = std::function<OpDef(const std::string& name)>;
 
 // One row of a family table: the FlagGems mark of the base variant, the ATen operator it calls
 // ("acos", "bitwise_and.Tensor"), the variants to derive, and arguments fixed by FlagGems'
-// torch_op (`logit(a, eps=1e-6)`).
+// torch_op (`logit(a, eps=1e-6)`) or, marked ops::yielded, by its input_fn (printed).
 struct Row {
   std::string mark;
   std::string aten;
@@ -35,7 +35,9 @@ struct Row {
 
 // The ops `row` names, built on `proto`: aten::<name> is called through aten_call() and listed
 // as the op's ATen name. The out= tensor is allocated like the base call's result (dtype and
-// shape), as FlagGems' `torch.empty_like(inp)` is for the shape-preserving ops it has.
+// shape), as FlagGems' `torch.empty_like(inp)` is for the shape-preserving ops it has. Without
+// a DetailFn of the prototype's, an op's Size Detail is aten_call_detail() of its call (FlagGems'
+// input_fn yielding the schema's arguments).
 std::vector<OpDef> derive(const Prototype& proto, const Row& row);
 // derive() over a table, in row order.
 std::vector<OpDef> derive_all(const Prototype& proto, const std::vector<Row>& rows);

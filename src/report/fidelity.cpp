@@ -54,11 +54,28 @@ std::vector<FlaggemsTable> flaggems_tables(std::string_view text, const std::str
   return tables;
 }
 
+std::string device_neutral(std::string_view detail) {
+  static constexpr std::string_view kKey = "'device': '";
+  std::string out;
+  size_t from = 0;
+  for (size_t at = detail.find(kKey); at != std::string_view::npos; at = detail.find(kKey, from)) {
+    const size_t value = at + kKey.size();
+    const size_t close = detail.find('\'', value);
+    if (close == std::string_view::npos) break;
+    out.append(detail.substr(from, at - from)).append("'device': <device>");
+    from = close + 1;
+  }
+  out.append(detail.substr(from));
+  return out;
+}
+
 FidelityReport check_fidelity(const std::vector<FlaggemsTable>& tables,
                               const CaliberCasesFn& caliber) {
   FidelityReport report;
   for (const auto& table : tables) {
     CaliberCases ours = caliber(table);
+    std::vector<std::string> ours_neutral;
+    for (const auto& d : ours.details) ours_neutral.push_back(device_neutral(d));
     std::vector<bool> used(ours.details.size(), false);
     for (size_t i = 0; i < table.details.size(); ++i) {
       FidelityCase c;
@@ -73,8 +90,9 @@ FidelityReport check_fidelity(const std::vector<FlaggemsTable>& tables,
       }
       if (i < ours.details.size()) c.caliber = ours.details[i];
       c.status = FidelityStatus::kDifferent;
+      const std::string theirs = device_neutral(table.details[i]);
       for (size_t j = 0; j < ours.details.size(); ++j) {
-        if (!used[j] && ours.details[j] == table.details[i]) {
+        if (!used[j] && ours_neutral[j] == theirs) {
           used[j] = true;
           c.status = FidelityStatus::kSame;
           c.caliber = ours.details[j];

@@ -53,7 +53,14 @@ struct FidelityReport {
   size_t unmatched = 0;
 };
 
-// A FlagGems case is the same when caliber builds a case that prints identically (each caliber
+// `detail` with the value of every 'device' keyword made "<device>": `{'size': [64, 64],
+// 'dtype': torch.float16, 'device': 'cuda'}` -> `{..., 'device': <device>}`. The device is the
+// run's, not a property of the inputs (FlagGems' logs say 'cuda'; caliber builds its cases on
+// 'meta'; a ROCm or Ascend run says its own), so the comparison leaves it out.
+std::string device_neutral(std::string_view detail);
+
+// A FlagGems case is the same when caliber builds a case that prints identically, devices
+// aside (device_neutral) (each caliber
 // case answers one FlagGems case: order aside, the lists must agree as multisets); different
 // otherwise. Caliber's cases left over are reported as extra.
 FidelityReport check_fidelity(const std::vector<FlaggemsTable>& tables,

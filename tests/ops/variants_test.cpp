@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "ops/args.h"
+#include "ops/input_detail.h"
 #include "ops/op_registry.h"
 #include "ops/schema_call.h"
 
@@ -64,10 +65,72 @@ TEST(SchemaCall, ATensorListTakesTheTensorsTheOutTensorLeaves) {
   EXPECT_EQ(out.sum().item<double>(), 2.0);
 }
 
+// FlagGems' input_fn yields what the schema takes: required fixed values (half_to_float),
+// softmax backward's dtype, out= under its schema name; not a torch_op's keyword (logit's eps).
+TEST(SchemaCall, DetailPrintsTheArgumentsTheCallerGivesInSchemaOrder) {
+  Args a;
+  a.t = {at::ones({4, 8}), at::empty({4, 8})};
+  a.i = {1};
+  EXPECT_EQ(ops::aten_call_detail("aten::_softmax.out", {ops::yielded("half_to_float", false)}, a)
+                .to_string(),
+            "([torch.Size([4, 8]), 1, False], {'out': torch.Size([4, 8])})");
+  a.t = {at::ones({4, 8}), at::ones({4, 8}), at::empty({4, 8})};
+  EXPECT_EQ(ops::aten_call_detail("aten::_softmax_backward_data.out", {}, a).to_string(),
+            "([torch.Size([4, 8]), torch.Size([4, 8]), 1, torch.float32], "
+            "{'grad_input': torch.Size([4, 8])})");
+  Args x;
+  x.t = {at::ones({4})};
+  EXPECT_EQ(ops::aten_call_detail("aten::logit", {{"eps", 1e-6}}, x).to_string(),
+            "[torch.Size([4])]");
+  // batch_norm's training has no default, but FlagGems' torch_op fixes it, not its input_fn.
+  x.t = {at::ones({2, 3}), at::ones({3}), at::ones({3})};
+  x.f = {0.1, 1e-5};
+  EXPECT_EQ(
+      ops::aten_call_detail("aten::batch_norm", {{"training", true}, {"cudnn_enabled", true}}, x)
+          .to_string(),
+      "[torch.Size([2, 3]), torch.Size([3]), torch.Size([3]), 0.1, 1e-05]");
+  // native_layer_norm(input, normalized_shape, weight, bias, eps): lists and floats in place.
+  Args n;
+  n.t = {at::ones({2, 8}), at::ones({8}), at::ones({8})};
+  n.lists = {{8}};
+  n.f = {1e-5};
+  EXPECT_EQ(ops::aten_call_detail("aten::native_layer_norm", {}, n).to_string(),
+            "[torch.Size([2, 8]), [8], torch.Size([8]), torch.Size([8]), 1e-05]");
+}
+
 TEST(SchemaCall, UnknownOperatorIsAnError) {
   Args a;
   a.t = {at::ones({2})};
   EXPECT_ANY_THROW(ops::aten_call("aten::no_such_op")(a));
+}
+
+// Size Detail of registry ops, built on the meta device as `ops --fidelity` builds them.
+std::string detail_of(const char* name, Shape shape, DType dtype = DType::kFloat16) {
+  const OpDef* op = find_op_or_null(name);
+  if (op == nullptr) return std::string("no op ") + name;
+  ShapeCase c;
+  c.shape = std::move(shape);
+  return case_size_detail(*op, c, dtype, "meta");
+}
+
+TEST(Variants, OpsPrintFlagGemsCallForms) {
+  // UnaryReductionBenchmark yields (x,) for 1-D x: torch.max(x) reduces every element.
+  EXPECT_EQ(detail_of("max_dim", Shape{1048576}), "[torch.Size([1048576])]");
+  EXPECT_EQ(detail_of("max_dim", Shape{64, 64}), "[torch.Size([64, 64]), 1]");
+  // ... but test_var.py's VarDimBenchmark yields (x, 0).
+  EXPECT_EQ(detail_of("var_dim", Shape{1024}), "[torch.Size([1024]), 0]");
+  EXPECT_EQ(detail_of("softmax_out", Shape{64, 64}),
+            "([torch.Size([64, 64]), 1, False], {'out': torch.Size([64, 64])})");
+  EXPECT_EQ(detail_of("log_softmax_backward_data", Shape{64, 64}),
+            "[torch.Size([64, 64]), torch.Size([64, 64]), -1, torch.float16]");
+  EXPECT_EQ(detail_of("silu_backward", Shape{64, 64}),
+            "[torch.Size([64, 64]), torch.Size([64, 64])]");
+  EXPECT_EQ(detail_of("layer_norm_backward", Shape{4, 8, 16}),
+            "[torch.Size([4, 8, 16]), torch.Size([4, 8, 16]), [8, 16], torch.Size([4]), "
+            "torch.Size([4]), torch.Size([8, 16]), torch.Size([8, 16]), [True, True, True]]");
+  EXPECT_EQ(detail_of("div_scalar_", Shape{64, 64}), "[torch.Size([64, 64]), 0.001]");
+  EXPECT_EQ(detail_of("rand", Shape{64, 64}, DType::kBFloat16),
+            "{'size': [64, 64], 'dtype': torch.bfloat16, 'device': 'meta'}");
 }
 
 // FlagGems benchmarks `arccos` and `arccos_` as ops of their own; both are in the corpus.

@@ -79,6 +79,28 @@ TEST(Fidelity, CaseOrderDoesNotMatterButMultiplicityDoes) {
   EXPECT_TRUE(r.extra.empty());
 }
 
+TEST(Fidelity, TheDeviceKeywordIsTheRunsNotTheInputs) {
+  EXPECT_EQ(device_neutral("{'size': [64, 64], 'dtype': torch.float16, 'device': 'cuda'}"),
+            "{'size': [64, 64], 'dtype': torch.float16, 'device': <device>}");
+  EXPECT_EQ(device_neutral("[torch.Size([4]), 'cuda']"), "[torch.Size([4]), 'cuda']");
+  FlaggemsTable t{"x",
+                  "rand",
+                  "float16",
+                  "core",
+                  {"{'size': [64, 64], 'dtype': torch.float16, 'device': 'cuda'}",
+                   "{'size': [64, 64], 'dtype': torch.float32, 'device': 'cuda'}"}};
+  FidelityReport r = check_fidelity({t}, [](const FlaggemsTable&) {
+    return CaliberCases{true,
+                        "rand",
+                        "",
+                        {"{'size': [64, 64], 'dtype': torch.float16, 'device': 'meta'}",
+                         "{'size': [64, 64], 'dtype': torch.float16, 'device': 'meta'}"}};
+  });
+  EXPECT_EQ(r.same, 1u);  // the device aside, the dtype still counts
+  EXPECT_EQ(r.different, 1u);
+  EXPECT_EQ(r.cases[0].caliber, "{'size': [64, 64], 'dtype': torch.float16, 'device': 'meta'}");
+}
+
 TEST(Fidelity, ReadsFlagGemsOwnPrintedOutput) {
   std::filesystem::path path =
       std::filesystem::path(CALIBER_SHARED_DIR) / "reference/flaggems/sample_benchmark_output.txt";
