@@ -329,6 +329,12 @@ std::vector<OpDef> index_variant_ops() {
                      at::arange(0, bags * per_bag, per_bag, c.options().dtype(at::kLong));
                  auto [output, offset2bag, bag_size, maximum] =
                      at::_embedding_bag(table, indices, offsets);
+                 // The CPU forward leaves offset2bag empty in sum mode (CUDA fills it): each
+                 // sample's bag, as CUDA writes it.
+                 if (offset2bag.numel() == 0) {
+                   offset2bag = at::arange(bags * per_bag, c.options().dtype(at::kLong))
+                                    .div(per_bag, "floor");
+                 }
                  a.t = {ops::random(c, output.sizes()), indices, offset2bag, bag_size, maximum};
                  a.i = {weights, 0, -1};
                })(name)

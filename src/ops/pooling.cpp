@@ -156,13 +156,15 @@ std::vector<OpDef> pooling_ops() {
       {{"max_pool3d_with_indices_backward", "max_pool3d_with_indices_backward", kBase,
         with_dilation(3)}});
   // fractional_max_pool2d(x, kernel 2, (H / 2, W / 2), samples): F.fractional_max_pool2d draws
-  // the samples [N, C, 2] ~ U(0, 1) in its call; here they are an input, which makes the
-  // result deterministic and comparable. The backward takes the forward's indices.
+  // the samples [N, C, 2] in [0, 1) in its call; here they are an input, which makes the result
+  // deterministic and comparable. The backward takes the forward's indices.
   auto fractional = [](bool backward) -> BuildFn {
     return [backward](const BuildContext& c, Args& a) {
       auto d = c.dims();
       at::Tensor x = ops::random(c, d);
-      at::Tensor samples = at::rand({d[0], d[1], 2}, c.options());
+      // Multiples of 1/8, so that a window's start (i + u) * alpha is the same in half precision
+      // as in the float64 reference for these outputs (alpha = 2 or 2.5 here).
+      at::Tensor samples = at::rand({d[0], d[1], 2}, c.options()).mul_(8).floor_().div_(8);
       a.lists = {{2, 2}, {d[2] / 2, d[3] / 2}};
       if (!backward) {
         a.t = {x, samples};

@@ -25,6 +25,8 @@
 #include <ATen/ops/zeros.h>
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "ops/builders.h"
 #include "ops/derived_families.h"
 #include "ops/schema_call.h"
@@ -161,8 +163,8 @@ std::vector<OpDef> quantize_ops() {
                     })
                     .more_shapes({{1 << 26}, {1 << 28}, {2048, 16384}, {4096, 16384}})
                     .aten({"aten::_fused_moving_avg_obs_fq_helper"}));
-  // choose_qparams_optimized(x flattened, numel, 200 bins, 0.16, 8 bits): (xmin, xmax), checked
-  // to bracket a sub-range of x (its kernel reads float32 only).
+  // choose_qparams_optimized(x flattened, numel, 200 bins, 0.16, 8 bits): the chosen range,
+  // checked to lie within x's (its kernel reads float32 only).
   ops.push_back(quant(
                     "choose_qparams_optimized", "ChooseQParamsBenchmark", "N", kFloat32,
                     [](const BuildContext& c, A& a) {
@@ -177,10 +179,12 @@ std::vector<OpDef> quantize_ops() {
                       return at::cat({xmin.view(-1), xmax.view(-1)});
                     })
                     .check([](const Args& a, const at::Tensor& range) -> std::string {
-                      const double lo = range[0].item<double>(), hi = range[1].item<double>();
+                      // ATen gives the pair as (max, min): the check takes either order.
+                      const double r0 = range[0].item<double>(), r1 = range[1].item<double>();
+                      const double lo = std::min(r0, r1), hi = std::max(r0, r1);
                       const double min = a.t[0].min().item<double>();
                       const double max = a.t[0].max().item<double>();
-                      if (lo <= hi && lo >= min - 1e-6 && hi <= max + 1e-6) return "";
+                      if (lo >= min - 1e-6 && hi <= max + 1e-6) return "";
                       return fmt::format("[{:.4g}, {:.4g}] is not a sub-range of [{:.4g}, {:.4g}]",
                                          lo, hi, min, max);
                     })
