@@ -124,12 +124,11 @@ std::vector<OpDef> attention_kernel_ops() {
                              a.t[0], a.t[1], a.t[2], {}, false));
                        }));
   // _scaled_dot_product_attention_math(q, k, v): the composite reference path, any backend.
-  ops.push_back(kernel("scaled_dot_product_attention_math",
-                       "ScaledDotProductAttentionMathBenchmark", "B, H, S, D", kFloatDTypes,
-                       bhsd_randn, [](A& a) {
-                         return std::get<0>(
-                             at::_scaled_dot_product_attention_math(a.t[0], a.t[1], a.t[2]));
-                       }));
+  ops.push_back(
+      kernel("scaled_dot_product_attention_math", "ScaledDotProductAttentionMathBenchmark",
+             "B, H, S, D", kFloatDTypes, bhsd_randn, [](A& a) {
+               return std::get<0>(at::_scaled_dot_product_attention_math(a.t[0], a.t[1], a.t[2]));
+             }));
   // _scaled_dot_product_fused_attention_overrideable(q, k, v, None, 0.0, False, False, None):
   // the entry point PrivateUse1 backends implement (FlagGems' first is_causal).
   ops.push_back(kernel("scaled_dot_product_fused_attention_overrideable",
@@ -142,8 +141,8 @@ std::vector<OpDef> attention_kernel_ops() {
   // causal, False, scale): FlagGems' configurations without a window, ALiBi or dropout, as
   // (B, H, Hk, Sq, Skv, D, causal).
   ops.push_back(kernel(
-      "flash_attention_forward", "FlashAttentionForwardBenchmark", "B, H, H_k, S_q, S_kv, D, causal",
-      kHalfTypes,
+      "flash_attention_forward", "FlashAttentionForwardBenchmark",
+      "B, H, H_k, S_q, S_kv, D, causal", kHalfTypes,
       [](const BuildContext& c, A& a) {
         auto d = c.dims();
         a.t = {small_uniform(c, {d[0], d[3], d[1], d[5]}),
@@ -175,9 +174,9 @@ std::vector<OpDef> attention_kernel_ops() {
         a.f = {scale};
       },
       [](A& a) {
-        return std::get<0>(at::_flash_attention_backward(
-            a.t[0], a.t[1], a.t[2], a.t[3], a.t[4], a.t[5], {}, {}, a.i[0], a.i[1], 0.0,
-            a.i[2] != 0, a.t[6], a.t[7], a.f[0]));
+        return std::get<0>(at::_flash_attention_backward(a.t[0], a.t[1], a.t[2], a.t[3], a.t[4],
+                                                         a.t[5], {}, {}, a.i[0], a.i[1], 0.0,
+                                                         a.i[2] != 0, a.t[6], a.t[7], a.f[0]));
       }));
   // _scaled_dot_product_flash_attention_backward(grad, q, k, v, out, lse, cum_q, cum_k, S, S,
   // 0.0, causal, seed, offset, scale) of the forward, [B, H, S, D]; (B, H, S, D, causal).
@@ -241,8 +240,7 @@ std::vector<OpDef> attention_kernel_ops() {
       [](A& a) {
         return std::get<0>(at::_scaled_dot_product_cudnn_attention_backward(
             a.t[0], a.t[1], a.t[2], a.t[3], a.t[4], a.t[5], a.t[6], a.t[7], optional_at(a, 8),
-            at::Tensor(),
-            at::Tensor(), a.i[0], a.i[0], 0.0, a.i[1] != 0, a.f[0]));
+            at::Tensor(), at::Tensor(), a.i[0], a.i[0], 0.0, a.i[1] != 0, a.f[0]));
       }));
   // _efficient_attention_backward(grad, q, k, v, bias, out, None, None, S, S, lse, 0.0, seed,
   // offset, mask type, bias grad, scale) of _efficient_attention_forward, [B, S, H, D]:
@@ -257,8 +255,8 @@ std::vector<OpDef> attention_kernel_ops() {
         at::Tensor q = small_uniform(c, {b, s, h, dim}), k = small_uniform(c, {b, s, h, dim}),
                    v = small_uniform(c, {b, s, h, dim});
         at::Tensor bias = bias_of(c, {b, h, s, dim, 0, d[5]});
-        auto [out, lse, seed, offset, max_q, max_k] = at::_efficient_attention_forward(
-            q, k, v, bias, {}, {}, s, s, 0.0, d[4], true, scale);
+        auto [out, lse, seed, offset, max_q, max_k] =
+            at::_efficient_attention_forward(q, k, v, bias, {}, {}, s, s, 0.0, d[4], true, scale);
         a.t = {ops::random(c, {b, s, h, dim}), q, k, v, out, lse, seed, offset};
         if (bias.defined()) a.t.push_back(bias);
         a.i = {s, d[4], d[5]};
@@ -266,9 +264,8 @@ std::vector<OpDef> attention_kernel_ops() {
       },
       [](A& a) {
         return std::get<0>(at::_efficient_attention_backward(
-            a.t[0], a.t[1], a.t[2], a.t[3], optional_at(a, 8), a.t[4], {}, {}, a.i[0], a.i[0], a.t[5],
-            0.0,
-            a.t[6], a.t[7], a.i[1], a.i[2] != 0, a.f[0]));
+            a.t[0], a.t[1], a.t[2], a.t[3], optional_at(a, 8), a.t[4], {}, {}, a.i[0], a.i[0],
+            a.t[5], 0.0, a.t[6], a.t[7], a.i[1], a.i[2] != 0, a.f[0]));
       }));
   // _scaled_dot_product_efficient_attention_backward(grad, q, k, v, bias, out, lse, seed,
   // offset, 0.0, [True, True, True, bias], causal, scale) of the SDPA efficient forward,

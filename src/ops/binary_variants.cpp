@@ -502,8 +502,8 @@ std::vector<OpDef> binary_variant_ops() {
               if (!at::allclose(y.masked_select(positive), x.masked_select(positive), tol, tol)) {
                 return "x >= 0 is not passed through";
               }
-              at::Tensor slope = y.masked_select(positive.logical_not()) /
-                                 x.masked_select(positive.logical_not());
+              at::Tensor slope =
+                  y.masked_select(positive.logical_not()) / x.masked_select(positive.logical_not());
               if (slope.numel() == 0) return "";
               const double lo = slope.min().item<double>(), hi = slope.max().item<double>();
               if (lo < 0.125 - 4 * tol || hi > 1.0 / 3.0 + 4 * tol) {
@@ -513,7 +513,10 @@ std::vector<OpDef> binary_variant_ops() {
               return "";
             });
       },
-      {{"rrelu_with_noise_functional", "rrelu_with_noise_functional", kBase, {{"training", true}}}});
+      {{"rrelu_with_noise_functional",
+        "rrelu_with_noise_functional",
+        kBase,
+        {{"training", true}}}});
   // FlagGems' add_relu is relu(a + b) and add_relu_ a.copy_(relu(a + b)): ATen's _add_relu has
   // a CPU kernel only, so the composite is the baseline, as in FlagGems.
   out.push_back(binary()("add_relu")

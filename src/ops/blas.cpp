@@ -8,33 +8,32 @@
 #include <ATen/ops/addmm.h>
 #include <ATen/ops/addmv.h>
 #include <ATen/ops/addr.h>
+#include <ATen/ops/arange.h>
 #include <ATen/ops/baddbmm.h>
 #include <ATen/ops/bmm.h>
 #include <ATen/ops/dot.h>
-#include <ATen/ops/arange.h>
 #include <ATen/ops/empty.h>
 #include <ATen/ops/empty_like.h>
 #include <ATen/ops/full.h>
+#include <ATen/ops/linear.h>
 #include <ATen/ops/linspace.h>
+#include <ATen/ops/matmul.h>
+#include <ATen/ops/mm.h>
+#include <ATen/ops/mv.h>
+#include <ATen/ops/outer.h>
 #include <ATen/ops/rand.h>
 #include <ATen/ops/randint.h>
 #include <ATen/ops/randn.h>
 #include <ATen/ops/sparse_sampled_addmm.h>
 #include <ATen/ops/tensor.h>
-#include <ATen/ops/linear.h>
-#include <ATen/ops/matmul.h>
-#include <ATen/ops/mm.h>
-#include <ATen/ops/mv.h>
-#include <ATen/ops/outer.h>
 #include <ATen/ops/vdot.h>
+#include <fmt/format.h>
 
 #include "core/error.h"
 #include "ops/builders.h"
 #include "ops/families.h"
 #include "ops/input_detail.h"
 #include "ops/variants.h"
-
-#include <fmt/format.h>
 
 namespace caliber {
 namespace {
@@ -172,7 +171,8 @@ std::string relative_match(const at::Tensor& out, const at::Tensor& expected) {
   const double tol = type == at::kBFloat16 ? 4e-2 : type == at::kHalf ? 1e-2 : 1e-4;
   const double scale = expected.abs().max().item<double>() + 1.0;
   const double off = (out.to(at::kCPU, at::kDouble) - expected).abs().max().item<double>() / scale;
-  return off <= tol ? "" : fmt::format("max |diff| / max |expected| = {:.3g} (accepted: {})", off, tol);
+  return off <= tol ? ""
+                    : fmt::format("max |diff| / max |expected| = {:.3g} (accepted: {})", off, tol);
 }
 
 at::Tensor as_double(const at::Tensor& t) { return t.to(at::kCPU, at::kDouble); }

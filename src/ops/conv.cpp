@@ -119,8 +119,8 @@ void double_backward_inputs(const BuildContext& c, Args& a) {
   auto d = c.dims();
   const bool two_d = d.size() == 14;
   const int64_t n = d[0], cin = d[1];
-  std::vector<int64_t> x_shape = two_d ? std::vector<int64_t>{n, cin, d[2], d[3]}
-                                       : std::vector<int64_t>{n, cin, d[2]};
+  std::vector<int64_t> x_shape =
+      two_d ? std::vector<int64_t>{n, cin, d[2], d[3]} : std::vector<int64_t>{n, cin, d[2]};
   const size_t k = two_d ? 4 : 3;  // C_out, then the kernel
   const int64_t cout = d[k];
   std::vector<int64_t> kernel(d.begin() + k + 1, d.begin() + k + (two_d ? 3 : 2));
@@ -136,8 +136,12 @@ void double_backward_inputs(const BuildContext& c, Args& a) {
   at::Tensor y = at::convolution(x, w, b, std::vector<int64_t>(spatial, stride),
                                  std::vector<int64_t>(spatial, padding),
                                  std::vector<int64_t>(spatial, dilation), transposed, opad, groups);
-  a.t = {ops::random(c, x_shape), ops::random(c, w_shape), ops::random(c, {cout}),
-         ops::random(c, y.sizes()), w, x};
+  a.t = {ops::random(c, x_shape),
+         ops::random(c, w_shape),
+         ops::random(c, {cout}),
+         ops::random(c, y.sizes()),
+         w,
+         x};
   a.i = {stride, padding, dilation, transposed ? 1 : 0, groups};
   a.lists = {opad};
 }
@@ -157,7 +161,8 @@ void convolution_mode_inputs(const BuildContext& c, Args& a) {
   for (const auto& v : c.shape_case.shape.items) {
     d.push_back(v.kind == ShapeValue::Kind::kString ? (v.text == "same" ? 1 : 0) : v.integer);
   }
-  a.t = {ops::random(c, {d[0], d[1], d[2], d[3]}), ops::random(c, {d[4], d[1] / d[10], d[5], d[6]})};
+  a.t = {ops::random(c, {d[0], d[1], d[2], d[3]}),
+         ops::random(c, {d[4], d[1] / d[10], d[5], d[6]})};
   a.i = {d[7], d[8], d[9], d[10]};
 }
 
@@ -298,8 +303,7 @@ std::vector<OpDef> conv_ops() {
            convolution_mode_inputs,
            [](A& a) {
              return at::_convolution_mode(a.t[0], a.t[1], {}, {a.i[0], a.i[0]},
-                                          a.i[1] != 0 ? "same" : "valid", {a.i[2], a.i[2]},
-                                          a.i[3]);
+                                          a.i[1] != 0 ? "same" : "valid", {a.i[2], a.i[2]}, a.i[3]);
            })
           .aten({"aten::_convolution_mode"}),
   };

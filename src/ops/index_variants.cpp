@@ -8,11 +8,11 @@
 #include <ATen/ops/empty.h>
 #include <ATen/ops/empty_like.h>
 #include <ATen/ops/nonzero_static.h>
-#include <ATen/ops/rand.h>
-#include <ATen/ops/zeros.h>
 #include <ATen/ops/ones.h>
+#include <ATen/ops/rand.h>
 #include <ATen/ops/randint.h>
 #include <ATen/ops/randperm.h>
+#include <ATen/ops/zeros.h>
 
 #include "ops/builders.h"
 #include "ops/derived_families.h"
@@ -270,51 +270,56 @@ std::vector<OpDef> index_variant_ops() {
                    },
                    {DType::kFloat32})(name)
             .shape_keys({"MaskedScaleBenchmark", "Benchmark"})
-            .more_shapes({{1024, 1}, {1024, 16}, {1024, 256}, {1024, 4096}, {1024, 65536},
-                          {64, 64, 1}, {64, 64, 16}, {64, 64, 256}, {64, 64, 4096},
+            .more_shapes({{1024, 1},
+                          {1024, 16},
+                          {1024, 256},
+                          {1024, 4096},
+                          {1024, 65536},
+                          {64, 64, 1},
+                          {64, 64, 16},
+                          {64, 64, 256},
+                          {64, 64, 4096},
                           {64, 64, 65536}});
       },
       {{"masked_scale", "_masked_scale"}});
   // _cummin_helper(x, values, indices, dim) writes the running minimum into values and indices
   // (it returns nothing): dim 1 (0 for 1-D), GenericBenchmark2DOnly; the call gives values.
-  out.push_back(
-      generic(
-          [](const BuildContext& c, Args& a) {
-            auto d = c.dims();
-            at::Tensor x = ops::random(c, d);
-            a.t = {x, at::empty_like(x), at::empty(d, c.options().dtype(at::kLong))};
-            a.i = {d.size() >= 2 ? 1 : 0};
-          },
-          ops::float_and_int())("cummin_helper")
-          .shape_key("GenericBenchmark2DOnly")
-          .more_shapes(ops::generic_more_shapes_2d())
-          .call([](Args& a) {
-            at::_cummin_helper(a.t[0], a.t[1], a.t[2], a.i[0]);
-            return a.t[1];
-          })
-          .aten({"aten::_cummin_helper"}));
+  out.push_back(generic(
+                    [](const BuildContext& c, Args& a) {
+                      auto d = c.dims();
+                      at::Tensor x = ops::random(c, d);
+                      a.t = {x, at::empty_like(x), at::empty(d, c.options().dtype(at::kLong))};
+                      a.i = {d.size() >= 2 ? 1 : 0};
+                    },
+                    ops::float_and_int())("cummin_helper")
+                    .shape_key("GenericBenchmark2DOnly")
+                    .more_shapes(ops::generic_more_shapes_2d())
+                    .call([](Args& a) {
+                      at::_cummin_helper(a.t[0], a.t[1], a.t[2], a.i[0]);
+                      return a.t[1];
+                    })
+                    .aten({"aten::_cummin_helper"}));
   // nonzero_static(x, size, fill_value -1): FlagGems' cases (shape, nnz ratio, size, -1), x
   // zero but 1 where U(0, 1) < ratio.
-  out.push_back(
-      OpDef("nonzero_static")
-          .family(Family::kIndex)
-          .shape_key("NonzeroStaticBenchmark")
-          .shape_desc("shape, nnz_ratio, size, fill_value")
-          .dtypes({DType::kFloat16, DType::kBFloat16})
-          .inputs([](const BuildContext& c, Args& a) {
-            const auto& items = c.shape_case.shape.items;
-            std::vector<int64_t> d;
-            for (const auto& v : items.at(0).items) d.push_back(v.integer);
-            const auto& ratio = items.at(1);
-            const double p = ratio.kind == ShapeValue::Kind::kFloat
-                                 ? ratio.real
-                                 : static_cast<double>(ratio.integer);
-            at::Tensor mask = at::rand(d, c.options().dtype(at::kFloat)).lt(p);
-            a.t = {at::zeros(d, c.options()).masked_fill_(mask, 1.0)};
-            a.i = {items.at(2).integer, items.at(3).integer};
-          })
-          .call([](Args& a) { return at::nonzero_static(a.t[0], a.i[0], a.i[1]); })
-          .aten({"aten::nonzero_static"}));
+  out.push_back(OpDef("nonzero_static")
+                    .family(Family::kIndex)
+                    .shape_key("NonzeroStaticBenchmark")
+                    .shape_desc("shape, nnz_ratio, size, fill_value")
+                    .dtypes({DType::kFloat16, DType::kBFloat16})
+                    .inputs([](const BuildContext& c, Args& a) {
+                      const auto& items = c.shape_case.shape.items;
+                      std::vector<int64_t> d;
+                      for (const auto& v : items.at(0).items) d.push_back(v.integer);
+                      const auto& ratio = items.at(1);
+                      const double p = ratio.kind == ShapeValue::Kind::kFloat
+                                           ? ratio.real
+                                           : static_cast<double>(ratio.integer);
+                      at::Tensor mask = at::rand(d, c.options().dtype(at::kFloat)).lt(p);
+                      a.t = {at::zeros(d, c.options()).masked_fill_(mask, 1.0)};
+                      a.i = {items.at(2).integer, items.at(3).integer};
+                    })
+                    .call([](Args& a) { return at::nonzero_static(a.t[0], a.i[0], a.i[1]); })
+                    .aten({"aten::nonzero_static"}));
   // _embedding_bag_dense_backward(grad, indices, offset2bag, bag_size, maximum_indices,
   // num_weights, False, mode sum, None, -1) of _embedding_bag's sum forward: FlagGems'
   // (bags, embedding dim, weights, samples per bag).
@@ -366,7 +371,8 @@ std::vector<OpDef> index_variant_ops() {
             .shape_key("EmbeddingBagPerSampleWeightsBackwardBenchmark")
             .shape_desc("batch, num_bags, bag_size, embedding_dim");
       },
-      {{"embedding_bag_per_sample_weights_backward", "_embedding_bag_per_sample_weights_backward"}});
+      {{"embedding_bag_per_sample_weights_backward",
+        "_embedding_bag_per_sample_weights_backward"}});
   return out;
 }
 

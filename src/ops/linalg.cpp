@@ -64,9 +64,9 @@ std::string sum_is_trace(const Args& a, const at::Tensor& values) {
   const double scale = values.to(at::kCPU, at::kComplexDouble).abs().sum().item<double>() + 1.0;
   const double re = at::real(sum).item<double>() - trace, im = at::imag(sum).item<double>();
   const double off = std::max(std::abs(re), std::abs(im));
-  return off <= 1e-4 * scale ? ""
-                             : fmt::format("sum of eigenvalues is {:.3g} off the trace {:.6g}",
-                                           off, trace);
+  return off <= 1e-4 * scale
+             ? ""
+             : fmt::format("sum of eigenvalues is {:.3g} off the trace {:.6g}", off, trace);
 }
 
 }  // namespace
@@ -270,16 +270,15 @@ std::vector<OpDef> linalg_ops() {
           kFloatDTypes),
       {{"einsum", "einsum", kBase, {{"equation", "ij,jk->ik"}}}});
   // _cholesky_solve_helper(rhs [N, NRHS], L, upper False), L the factor of B B^T + N I.
-  add(matrix(
-          "CholeskySolveHelperBenchmark",
-          [](const BuildContext& c, Args& a) {
-            auto d = c.dims();
-            at::Tensor b = ops::random(c, {d[0], d[0]});
-            at::Tensor spd = b.matmul(b.transpose(-2, -1)) +
-                             at::eye(d[0], c.options()) * static_cast<double>(d[0]);
-            a.t = {ops::random(c, {d[0], d[1]}), at::linalg_cholesky(spd)};
-          },
-          {DType::kFloat32}),
+  add(matrix("CholeskySolveHelperBenchmark",
+             [](const BuildContext& c, Args& a) {
+               auto d = c.dims();
+               at::Tensor b = ops::random(c, {d[0], d[0]});
+               at::Tensor spd = b.matmul(b.transpose(-2, -1)) +
+                                at::eye(d[0], c.options()) * static_cast<double>(d[0]);
+               a.t = {ops::random(c, {d[0], d[1]}), at::linalg_cholesky(spd)};
+             },
+             {DType::kFloat32}),
       {{"cholesky_solve_helper", "_cholesky_solve_helper", kBase, {{"upper", false}}}});
   out.back().shape_desc("N, NRHS");
   // linalg_eigvals(randn [N, N]), checked through the trace (sum_is_trace).
@@ -290,14 +289,13 @@ std::vector<OpDef> linalg_ops() {
       },
       {{"linalg_eigvals", "linalg_eigvals"}});
   // linalg_householder_product(geqrf(randn [M, N])): the reflectors and their tau.
-  add(matrix(
-          "LinalgHouseholderProductBenchmark",
-          [](const BuildContext& c, Args& a) {
-            auto [h, tau] = at::geqrf(ops::random(c, c.dims()));
-            a.t = {h, tau};
-          },
-          {DType::kFloat32}),
-      {{"linalg_householder_product", "linalg_householder_product", kBase | kOut}});
+  add(matrix("LinalgHouseholderProductBenchmark",
+             [](const BuildContext& c, Args& a) {
+               auto [h, tau] = at::geqrf(ops::random(c, c.dims()));
+               a.t = {h, tau};
+             },
+             {DType::kFloat32}),
+      {{"linalg_householder_product", "linalg_householder_product"}});
   // linalg_ldl_factor(A A^T + N I); linalg_ldl_factor_ex(A A^T + 0.1 I), FlagGems' two inputs.
   add(matrix(
           "LdlFactorBenchmark",
@@ -306,10 +304,9 @@ std::vector<OpDef> linalg_ops() {
           },
           kFloat32And64),
       {{"linalg_ldl_factor", "linalg_ldl_factor"}});
-  add(matrix(
-          "LinalgLdlFactorExBenchmark",
-          [](const BuildContext& c, Args& a) { a.t = {positive_definite(c, 0.1)}; },
-          {DType::kFloat32}),
+  add(matrix("LinalgLdlFactorExBenchmark",
+             [](const BuildContext& c, Args& a) { a.t = {positive_definite(c, 0.1)}; },
+             {DType::kFloat32}),
       {{"linalg_ldl_factor_ex", "linalg_ldl_factor_ex"}});
   // linalg_ldl_solve(LD, pivots, B [N, K]) of ldl_factor_ex(A A^T + N I): FlagGems' (N, K).
   add(matrix(
@@ -321,7 +318,7 @@ std::vector<OpDef> linalg_ops() {
             a.t = {ld, pivots, ops::random(c, {d[0], d[1]})};
           },
           kFloat32And64),
-      {{"linalg_ldl_solve", "linalg_ldl_solve", kBase | kOut}});
+      {{"linalg_ldl_solve", "linalg_ldl_solve"}});
   out.back().shape_desc("N, K");
   // linalg_lstsq(A, b of A's shape less its last dim, driver "gels").
   add(matrix(
@@ -360,7 +357,7 @@ std::vector<OpDef> linalg_ops() {
             a.t = {h, tau, ops::random(c, d)};
           },
           kFloat32And64),
-      {{"ormqr", "ormqr", kBase | kOut}});
+      {{"ormqr", "ormqr"}});
   return out;
 }
 

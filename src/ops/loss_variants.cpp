@@ -6,12 +6,12 @@
 #include <ATen/ops/clamp.h>
 #include <ATen/ops/ctc_loss.h>
 #include <ATen/ops/full.h>
-#include <ATen/ops/randn.h>
-#include <ATen/ops/zeros.h>
 #include <ATen/ops/ones_like.h>
 #include <ATen/ops/rand.h>
 #include <ATen/ops/randint.h>
+#include <ATen/ops/randn.h>
 #include <ATen/ops/sigmoid.h>
+#include <ATen/ops/zeros.h>
 
 #include <algorithm>
 
@@ -88,8 +88,9 @@ std::vector<OpDef> loss_variant_ops() {
         for (int64_t r = 0; r < n; ++r) {
           const int64_t length = std::max<int64_t>(1, s - r % 5);
           lengths[r] = length;
-          targets[r].slice(0, 0, length).copy_(
-              at::arange(length, longs).add(r).remainder(classes - 1).add(1));
+          targets[r]
+              .slice(0, 0, length)
+              .copy_(at::arange(length, longs).add(r).remainder(classes - 1).add(1));
         }
         at::Tensor raw = at::randn({t, n, classes}, at::TensorOptions().dtype(at::kFloat));
         a.t = {raw.log_softmax(-1).to(c.device, c.scalar_type()), targets.to(c.device),
@@ -100,9 +101,8 @@ std::vector<OpDef> loss_variant_ops() {
           .dtypes({DType::kFloat32, DType::kFloat16})
           .call([](Args& a) {
             const at::ScalarType type = a.t[0].scalar_type();
-            at::Tensor log_probs = type == at::kFloat || type == at::kDouble
-                                       ? a.t[0]
-                                       : a.t[0].to(at::kFloat);
+            at::Tensor log_probs =
+                type == at::kFloat || type == at::kDouble ? a.t[0] : a.t[0].to(at::kFloat);
             return at::ctc_loss(log_probs, a.t[1], a.t[2], a.t[3]).to(type);
           })
           .aten({"aten::ctc_loss.Tensor", "aten::_ctc_loss"}));

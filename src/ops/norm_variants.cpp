@@ -161,9 +161,7 @@ std::vector<OpDef> norm_variant_ops() {
       {{"batch_norm_impl_index_backward",
         "_batch_norm_impl_index_backward",
         ops::kBase,
-        {{"train", true},
-         kEps,
-         {"output_mask", c10::List<bool>({true, true, true})}}}});
+        {{"train", true}, kEps, {"output_mask", c10::List<bool>({true, true, true})}}}});
   // miopen_batch_norm_backward(x, grad, weight, running stats, save stats, eps): ROCm's MIOpen
   // kernel (ops/dismiss.yaml: none on CPU, and CUDA builds lack MIOpen).
   add(

@@ -52,32 +52,33 @@ std::vector<OpDef> optimizer_ops() {
   };
   std::vector<OpDef> ops = {
       // _amp_foreach_non_finite_check_and_unscale_([x, x[: M / 2]], found_inf 0, inv_scale 2).
-      step("amp_foreach_non_finite_check_and_unscale_",
-           "AmpForeachNonFiniteCheckAndUnscaleBenchmark", "M, N",
-           {DType::kFloat16, DType::kFloat32},
-           [](const BuildContext& c, A& a) {
-             auto d = c.dims();
-             auto half = d;
-             half[0] = std::max<int64_t>(1, d[0] / 2);
-             auto f32 = c.options().dtype(at::kFloat);
-             a.t = {ops::random(c, d), ops::random(c, half), at::scalar_tensor(0.0, f32),
-                    at::scalar_tensor(2.0, f32)};
-           },
-           [](A& a) {
-             at::_amp_foreach_non_finite_check_and_unscale_({a.t[0], a.t[1]}, a.t[2], a.t[3]);
-             return a.t[0];
-           })
+      step(
+          "amp_foreach_non_finite_check_and_unscale_",
+          "AmpForeachNonFiniteCheckAndUnscaleBenchmark", "M, N", {DType::kFloat16, DType::kFloat32},
+          [](const BuildContext& c, A& a) {
+            auto d = c.dims();
+            auto half = d;
+            half[0] = std::max<int64_t>(1, d[0] / 2);
+            auto f32 = c.options().dtype(at::kFloat);
+            a.t = {ops::random(c, d), ops::random(c, half), at::scalar_tensor(0.0, f32),
+                   at::scalar_tensor(2.0, f32)};
+          },
+          [](A& a) {
+            at::_amp_foreach_non_finite_check_and_unscale_({a.t[0], a.t[1]}, a.t[2], a.t[3]);
+            return a.t[0];
+          })
           .inplace()
           .more_shapes({{1024, 4}, {1024, 64}, {1024, 1024}, {64, 4, 64}, {64, 64, 64}}),
       // _amp_update_scale_(scale 65536, tracker 0, found_inf 0, 2.0, 0.5, 2e9): FlagGems' first
       // (no-inf) state.
-      step("amp_update_scale_", "AmpUpdateScaleBenchmark", "scalar", {DType::kFloat32},
-           [](const BuildContext& c, A& a) {
-             a.t = {at::scalar_tensor(65536.0, c.options()),
-                    at::scalar_tensor(0, c.options().dtype(at::kInt)),
-                    at::scalar_tensor(0.0, c.options())};
-           },
-           [](A& a) { return at::_amp_update_scale_(a.t[0], a.t[1], a.t[2], 2.0, 0.5, 2000000000); })
+      step(
+          "amp_update_scale_", "AmpUpdateScaleBenchmark", "scalar", {DType::kFloat32},
+          [](const BuildContext& c, A& a) {
+            a.t = {at::scalar_tensor(65536.0, c.options()),
+                   at::scalar_tensor(0, c.options().dtype(at::kInt)),
+                   at::scalar_tensor(0.0, c.options())};
+          },
+          [](A& a) { return at::_amp_update_scale_(a.t[0], a.t[1], a.t[2], 2.0, 0.5, 2000000000); })
           .inplace(),
       // _fused_adam_ / _fused_adam: one parameter, lr 1e-3, betas (0.9, 0.999), eps 1e-8.
       step("fused_adam_", "FusedAdamBenchmark", "parameter shape", {DType::kFloat32}, adam_inputs,

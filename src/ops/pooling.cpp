@@ -3,10 +3,10 @@
 #include <ATen/ops/adaptive_max_pool2d.h>
 #include <ATen/ops/adaptive_max_pool3d.h>
 #include <ATen/ops/fractional_max_pool2d.h>
-#include <ATen/ops/rand.h>
 #include <ATen/ops/max_pool2d_with_indices.h>
 #include <ATen/ops/max_pool3d_with_indices.h>
 #include <ATen/ops/ones_like.h>
+#include <ATen/ops/rand.h>
 
 #include "ops/builders.h"
 #include "ops/derived_families.h"

@@ -2,12 +2,12 @@
 // quantisation per channel and per tensor, the observer-and-fake-quantise step, qparam search,
 // int8 / int4 weight kernels. Several of these take float32 (or integer) scales only, so their
 // float64 reference cannot run: they are checked against the quantisation formula instead.
+#include <ATen/TensorIndexing.h>
 #include <ATen/TensorOperators.h>
 #include <ATen/ops/_convert_weight_to_int4pack.h>
 #include <ATen/ops/_dyn_quant_pack_4bit_weight.h>
 #include <ATen/ops/_fake_quantize_learnable_per_tensor_affine.h>
 #include <ATen/ops/_fused_moving_avg_obs_fq_helper.h>
-#include <ATen/TensorIndexing.h>
 #include <ATen/ops/_weight_int8pack_mm.h>
 #include <ATen/ops/cat.h>
 #include <ATen/ops/choose_qparams_optimized.h>
@@ -207,7 +207,8 @@ std::vector<OpDef> quantize_ops() {
             return 2.0 * static_cast<double>(a.t[0].size(0) * a.t[1].size(0) * a.t[1].size(1));
           })
           .check([](const Args& a, const at::Tensor& out) -> std::string {
-            at::Tensor expected = a.t[0].to(at::kCPU, at::kDouble)
+            at::Tensor expected = a.t[0]
+                                      .to(at::kCPU, at::kDouble)
                                       .matmul(a.t[1].to(at::kCPU, at::kDouble).t())
                                       .mul(a.t[2].to(at::kCPU, at::kDouble));
             const double scale = expected.abs().max().item<double>() + 1.0;
@@ -220,21 +221,20 @@ std::vector<OpDef> quantize_ops() {
           .aten({"aten::_weight_int8pack_mm"}));
   // _convert_weight_to_int4pack(uint8 [N, K / 2] of two int4 values a byte, 2 inner K tiles):
   // FlagGems' (N, K / 2) and its first innerKTiles (ops/dismiss.yaml: a CUDA kernel only).
-  ops.push_back(quant(
-                    "convert_weight_to_int4pack", "ConvertWeightBenchmark", "N, K / 2",
-                    {DType::kUInt8},
-                    [](const BuildContext& c, A& a) {
-                      auto d = c.dims();
-                      at::Tensor int4 = at::randint(0, 16, {d[0], 2 * d[1]},
-                                                    c.options().dtype(at::kInt));
-                      using at::indexing::Slice;
-                      at::Tensor high = int4.index({Slice(), Slice(1, at::indexing::None, 2)});
-                      at::Tensor low = int4.index({Slice(), Slice(0, at::indexing::None, 2)});
-                      a.t = {high.bitwise_left_shift(4).bitwise_or(low).to(at::kByte)};
-                      a.i = {2};
-                    },
-                    ops::aten_call("aten::_convert_weight_to_int4pack"))
-                    .aten({"aten::_convert_weight_to_int4pack"}));
+  ops.push_back(
+      quant(
+          "convert_weight_to_int4pack", "ConvertWeightBenchmark", "N, K / 2", {DType::kUInt8},
+          [](const BuildContext& c, A& a) {
+            auto d = c.dims();
+            at::Tensor int4 = at::randint(0, 16, {d[0], 2 * d[1]}, c.options().dtype(at::kInt));
+            using at::indexing::Slice;
+            at::Tensor high = int4.index({Slice(), Slice(1, at::indexing::None, 2)});
+            at::Tensor low = int4.index({Slice(), Slice(0, at::indexing::None, 2)});
+            a.t = {high.bitwise_left_shift(4).bitwise_or(low).to(at::kByte)};
+            a.i = {2};
+          },
+          ops::aten_call("aten::_convert_weight_to_int4pack"))
+          .aten({"aten::_convert_weight_to_int4pack"}));
   // _dyn_quant_pack_4bit_weight(uint8 [OUT, IN / 2], scales [OUT, IN / BLOCK], bias [OUT],
   // BLOCK, IN, OUT): FlagGems' (OUT, IN, BLOCK), float32 (ops/dismiss.yaml: a CPU kernel only).
   ops.push_back(quant(

@@ -108,8 +108,8 @@ std::vector<OpDef> rnn_ops() {
             a.t = {ops::random(c, hy.sizes()), ops::random(c, cy.sizes()), cx, cy, workspace};
           },
           [](A& a) {
-            return std::get<0>(
-                at::_thnn_fused_lstm_cell_backward_impl(a.t[0], a.t[1], a.t[2], a.t[3], a.t[4], true));
+            return std::get<0>(at::_thnn_fused_lstm_cell_backward_impl(a.t[0], a.t[1], a.t[2],
+                                                                       a.t[3], a.t[4], true));
           })
           .dtypes({DType::kFloat32})
           .aten({"aten::_thnn_fused_lstm_cell_backward_impl"}),

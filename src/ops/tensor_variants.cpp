@@ -2,13 +2,12 @@
 // arguments (view_copy's (-1,), unfold's dimension 0 / size 4 / step 2, chunk's 3 chunks...).
 #include <ATen/ops/_nested_view_from_buffer_copy.h>
 #include <ATen/ops/cat.h>
-#include <ATen/ops/tensor.h>
 #include <ATen/ops/empty.h>
 #include <ATen/ops/imag.h>
 #include <ATen/ops/ones.h>
 #include <ATen/ops/randint.h>
+#include <ATen/ops/tensor.h>
 #include <ATen/ops/zeros.h>
-
 #include <fmt/format.h>
 
 #include "ops/builders.h"
@@ -464,12 +463,13 @@ std::vector<OpDef> tensor_variant_ops() {
   // GenericBenchmark and FlagGems' MNK list (it skips shapes of another rank).
   add(
       [](const std::string& name) {
-        return tensor_op(name,
-                         [](const BuildContext& c, Args& a) {
-                           auto d = c.dims();
-                           a.t = {ops::random(c, {d[1], d[2]}), ops::random(c, {d[0], d[1]})};
-                         },
-                         kFloatDTypes)
+        return tensor_op(
+                   name,
+                   [](const BuildContext& c, Args& a) {
+                     auto d = c.dims();
+                     a.t = {ops::random(c, {d[1], d[2]}), ops::random(c, {d[0], d[1]})};
+                   },
+                   kFloatDTypes)
             .shape_keys({"ComputeLinearCombinationBenchmark", "GenericBenchmark"})
             .shape_desc("M, N, K")
             .more_shapes({{64, 64, 64}, {128, 256, 512}, {256, 512, 1024}, {8, 1024, 4096}})
@@ -483,17 +483,18 @@ std::vector<OpDef> tensor_variant_ops() {
   // of lengths drawn in [1, max_length].
   add(
       [](const std::string& name) {
-        return tensor_op(name,
-                         [](const BuildContext& c, Args& a) {
-                           auto d = c.dims();
-                           at::Tensor lengths = at::randint(1, d[1] + 1, {d[0]}, at::kLong);
-                           at::Tensor offsets = at::cat({at::zeros({1}, at::kLong), lengths.cumsum(0)});
-                           const int64_t total = offsets[-1].item<int64_t>();
-                           a.t = {ops::random(c, {total}), offsets.to(c.device)};
-                           a.lists = {{d[1]}};
-                           a.f = {0.0};
-                         },
-                         kFloatDTypes)
+        return tensor_op(
+                   name,
+                   [](const BuildContext& c, Args& a) {
+                     auto d = c.dims();
+                     at::Tensor lengths = at::randint(1, d[1] + 1, {d[0]}, at::kLong);
+                     at::Tensor offsets = at::cat({at::zeros({1}, at::kLong), lengths.cumsum(0)});
+                     const int64_t total = offsets[-1].item<int64_t>();
+                     a.t = {ops::random(c, {total}), offsets.to(c.device)};
+                     a.lists = {{d[1]}};
+                     a.f = {0.0};
+                   },
+                   kFloatDTypes)
             .shape_key("JaggedToPaddedDenseForwardBenchmark")
             .shape_desc("B, max_length");
       },
@@ -529,40 +530,39 @@ std::vector<OpDef> tensor_variant_ops() {
   // tensor of three 1-D components laid end to end from offset 0, FlagGems' (buffer size, L_1,
   // L_2, L_3). The result is nested, so it is checked component by component against the
   // buffer's slices rather than through the dense float64 reference.
-  out.push_back(
-      tensor_op("nested_view_from_buffer_copy",
-                [](const BuildContext& c, Args& a) {
-                  auto d = c.dims();
-                  auto longs = at::TensorOptions().dtype(at::kLong).device(c.device);
-                  std::vector<int64_t> sizes(d.begin() + 1, d.end()), offsets = {0};
-                  for (size_t k = 0; k + 1 < sizes.size(); ++k) {
-                    offsets.push_back(offsets.back() + sizes[k]);
-                  }
-                  a.t = {ops::random(c, {d[0]}),
-                         at::tensor(sizes, longs).view({-1, 1}),
-                         at::ones({static_cast<int64_t>(sizes.size()), 1}, longs),
-                         at::tensor(offsets, longs)};
-                },
-                kFloatDTypes)
-          .shape_key("NestedViewFromBufferCopyBenchmark")
-          .shape_desc("buffer size, component lengths")
-          .call([](Args& a) {
-            return at::_nested_view_from_buffer_copy(a.t[0], a.t[1], a.t[2], a.t[3]);
-          })
-          .flops({})
-          .check([](const Args& a, const at::Tensor& nested) -> std::string {
-            auto parts = nested.unbind();
-            at::Tensor offsets = a.t[3].cpu(), sizes = a.t[1].cpu();
-            for (size_t k = 0; k < parts.size(); ++k) {
-              const int64_t start = offsets[k].item<int64_t>();
-              const int64_t length = sizes[k][0].item<int64_t>();
-              if (!parts[k].cpu().equal(a.t[0].cpu().slice(0, start, start + length))) {
-                return fmt::format("component {} differs from the buffer's slice", k);
-              }
-            }
-            return "";
-          })
-          .aten({"aten::_nested_view_from_buffer_copy"}));
+  out.push_back(tensor_op(
+                    "nested_view_from_buffer_copy",
+                    [](const BuildContext& c, Args& a) {
+                      auto d = c.dims();
+                      auto longs = at::TensorOptions().dtype(at::kLong).device(c.device);
+                      std::vector<int64_t> sizes(d.begin() + 1, d.end()), offsets = {0};
+                      for (size_t k = 0; k + 1 < sizes.size(); ++k) {
+                        offsets.push_back(offsets.back() + sizes[k]);
+                      }
+                      a.t = {ops::random(c, {d[0]}), at::tensor(sizes, longs).view({-1, 1}),
+                             at::ones({static_cast<int64_t>(sizes.size()), 1}, longs),
+                             at::tensor(offsets, longs)};
+                    },
+                    kFloatDTypes)
+                    .shape_key("NestedViewFromBufferCopyBenchmark")
+                    .shape_desc("buffer size, component lengths")
+                    .call([](Args& a) {
+                      return at::_nested_view_from_buffer_copy(a.t[0], a.t[1], a.t[2], a.t[3]);
+                    })
+                    .flops({})
+                    .check([](const Args& a, const at::Tensor& nested) -> std::string {
+                      auto parts = nested.unbind();
+                      at::Tensor offsets = a.t[3].cpu(), sizes = a.t[1].cpu();
+                      for (size_t k = 0; k < parts.size(); ++k) {
+                        const int64_t start = offsets[k].item<int64_t>();
+                        const int64_t length = sizes[k][0].item<int64_t>();
+                        if (!parts[k].cpu().equal(a.t[0].cpu().slice(0, start, start + length))) {
+                          return fmt::format("component {} differs from the buffer's slice", k);
+                        }
+                      }
+                      return "";
+                    })
+                    .aten({"aten::_nested_view_from_buffer_copy"}));
   return out;
 }
 

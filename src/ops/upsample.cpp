@@ -146,7 +146,10 @@ std::vector<OpDef> upsample_ops() {
             .dtypes({DType::kFloat32, DType::kFloat16, DType::kBFloat16});
       },
       {
-          {"upsample_bilinear2d_aa_backward", "_upsample_bilinear2d_aa_backward", kBase, {kNoAlign}},
+          {"upsample_bilinear2d_aa_backward",
+           "_upsample_bilinear2d_aa_backward",
+           kBase,
+           {kNoAlign}},
           {"upsample_bicubic2d_aa_backward", "_upsample_bicubic2d_aa_backward", kBase, {kNoAlign}},
       });
   // upsample_linear1d_backward(grad [n, c, w / 2], (w / 2), (n, c, w), False, 0.5): Benchmark's
@@ -154,14 +157,15 @@ std::vector<OpDef> upsample_ops() {
   // whose n * c * w reaches 2^30.
   add(
       [](const std::string& name) {
-        return upsample([](const BuildContext& c, Args& a) {
-                 auto d = c.dims();
-                 while (d.size() < 3) d.insert(d.begin(), 1);
-                 const int64_t w_out = std::max<int64_t>(1, d[2] / 2);
-                 a.t = {ops::random(c, {d[0], d[1], w_out})};
-                 a.lists = {{w_out}, d};
-               },
-                        "UpsampleLinear1dBackwardBenchmark")(name)
+        return upsample(
+                   [](const BuildContext& c, Args& a) {
+                     auto d = c.dims();
+                     while (d.size() < 3) d.insert(d.begin(), 1);
+                     const int64_t w_out = std::max<int64_t>(1, d[2] / 2);
+                     a.t = {ops::random(c, {d[0], d[1], w_out})};
+                     a.lists = {{w_out}, d};
+                   },
+                   "UpsampleLinear1dBackwardBenchmark")(name)
             .shape_keys({"UpsampleLinear1dBackwardBenchmark", "Benchmark"})
             .shape_desc("(N), (C), W")
             .more_shapes({{512 * 1024 * 1024},
@@ -183,7 +187,9 @@ std::vector<OpDef> upsample_ops() {
               return n >= (int64_t{1} << 30) ? "FlagGems skips n * c * w >= 2^30" : "";
             });
       },
-      {{"upsample_linear1d_backward", "upsample_linear1d_backward", kBase,
+      {{"upsample_linear1d_backward",
+        "upsample_linear1d_backward",
+        kBase,
         {kNoAlign, {"scales", 0.5}}}});
   // grid_sampler_3d_backward(grad [N, C, oD, oH, oW], x [N, C, iD, iH, iW], grid U(-1, 1),
   // bilinear, zeros, align_corners True, [True, True]): FlagGems' (N, C, iD, iH, iW, oD, oH, oW).
