@@ -80,6 +80,11 @@ at::Tensor optional_at(const Args& a, size_t index) {
   return index < a.t.size() ? a.t[index] : at::Tensor();
 }
 
+// An optional argument's value: None for an undefined tensor (ATen's kernels test has_value()).
+std::optional<at::Tensor> present(const at::Tensor& t) {
+  return t.defined() ? std::optional<at::Tensor>(t) : std::nullopt;
+}
+
 double inverse_sqrt(int64_t head_size) { return 1.0 / std::sqrt(static_cast<double>(head_size)); }
 
 const std::vector<DType> kHalfTypes = {DType::kFloat16, DType::kBFloat16};
@@ -231,8 +236,8 @@ std::vector<OpDef> attention_kernel_ops() {
         auto d = c.dims();
         at::Tensor bias = bias_of(c, d);
         auto [out, lse, cum_q, cum_k, max_q, max_k, seed, offset, debug] =
-            at::_scaled_dot_product_cudnn_attention(a.t[0], a.t[1], a.t[2], bias, true, 0.0,
-                                                    d[4] != 0, false, a.f[0]);
+            at::_scaled_dot_product_cudnn_attention(a.t[0], a.t[1], a.t[2], present(bias), true,
+                                                    0.0, d[4] != 0, false, a.f[0]);
         a.t = {a.t[3], a.t[0], a.t[1], a.t[2], out, lse, seed, offset};
         if (bias.defined()) a.t.push_back(bias);
         a.i = {d[2], d[4]};
@@ -255,8 +260,8 @@ std::vector<OpDef> attention_kernel_ops() {
         at::Tensor q = small_uniform(c, {b, s, h, dim}), k = small_uniform(c, {b, s, h, dim}),
                    v = small_uniform(c, {b, s, h, dim});
         at::Tensor bias = bias_of(c, {b, h, s, dim, 0, d[5]});
-        auto [out, lse, seed, offset, max_q, max_k] =
-            at::_efficient_attention_forward(q, k, v, bias, {}, {}, s, s, 0.0, d[4], true, scale);
+        auto [out, lse, seed, offset, max_q, max_k] = at::_efficient_attention_forward(
+            q, k, v, present(bias), {}, {}, s, s, 0.0, d[4], true, scale);
         a.t = {ops::random(c, {b, s, h, dim}), q, k, v, out, lse, seed, offset};
         if (bias.defined()) a.t.push_back(bias);
         a.i = {s, d[4], d[5]};
@@ -264,8 +269,8 @@ std::vector<OpDef> attention_kernel_ops() {
       },
       [](A& a) {
         return std::get<0>(at::_efficient_attention_backward(
-            a.t[0], a.t[1], a.t[2], a.t[3], optional_at(a, 8), a.t[4], {}, {}, a.i[0], a.i[0],
-            a.t[5], 0.0, a.t[6], a.t[7], a.i[1], a.i[2] != 0, a.f[0]));
+            a.t[0], a.t[1], a.t[2], a.t[3], present(optional_at(a, 8)), a.t[4], {}, {}, a.i[0],
+            a.i[0], a.t[5], 0.0, a.t[6], a.t[7], a.i[1], a.i[2] != 0, a.f[0]));
       }));
   // _scaled_dot_product_efficient_attention_backward(grad, q, k, v, bias, out, lse, seed,
   // offset, 0.0, [True, True, True, bias], causal, scale) of the SDPA efficient forward,
@@ -278,7 +283,7 @@ std::vector<OpDef> attention_kernel_ops() {
         auto d = c.dims();
         at::Tensor bias = bias_of(c, d);
         auto [out, lse, seed, offset] = at::_scaled_dot_product_efficient_attention(
-            a.t[0], a.t[1], a.t[2], bias, true, 0.0, d[4] != 0, a.f[0]);
+            a.t[0], a.t[1], a.t[2], present(bias), true, 0.0, d[4] != 0, a.f[0]);
         a.t = {a.t[3], a.t[0], a.t[1], a.t[2], out, lse, seed, offset};
         if (bias.defined()) a.t.push_back(bias);
         a.i = {d[4], d[5]};
