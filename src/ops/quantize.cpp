@@ -53,23 +53,33 @@ double relative_tolerance(at::ScalarType type) {
   return 1e-4;
 }
 
-// fake_quantize_per_channel_affine's formula, (clamp(round(x / s) + zp, qmin, qmax) - zp) * s
-// per channel along `axis`, in float64: a result may sit one quantisation step off where x / s
-// rounds the other way at a half-way point in the input's precision.
-std::string per_channel_formula(const Args& a, const at::Tensor& out) {
-  at::Tensor x = a.t[0].to(at::kCPU, at::kDouble);
-  const int64_t axis = a.i[0];
-  std::vector<int64_t> view(x.dim(), 1);
-  view[axis] = -1;
-  at::Tensor s = a.t[1].to(at::kCPU, at::kDouble).view(view);
-  at::Tensor zp = a.t[2].to(at::kCPU, at::kDouble).view(view);
-  at::Tensor expected = ((x / s).round() + zp).clamp(a.i[1], a.i[2]).sub(zp).mul(s);
+// (clamp(round(x / s) + zp, qmin, qmax) - zp) * s against `out`, in float64, s and zp broadcast
+// to x: a result may sit one quantisation step off where x / s rounds the other way at a half-way
+// point in the input's precision.
+std::string quantisation_step_off(const at::Tensor& x_in, const at::Tensor& s, const at::Tensor& zp,
+                                  int64_t qmin, int64_t qmax, const at::Tensor& out) {
+  at::Tensor x = x_in.to(at::kCPU, at::kDouble);
+  at::Tensor expected = ((x / s).round() + zp).clamp(qmin, qmax).sub(zp).mul(s);
   at::Tensor diff = (out.to(at::kCPU, at::kDouble) - expected).abs();
   at::Tensor allowed = s * 1.001 + expected.abs() * relative_tolerance(out.scalar_type());
   const int64_t bad = diff.gt(allowed).sum().item<int64_t>();
   return bad == 0 ? ""
                   : fmt::format("{} of {} elements more than one quantisation step off", bad,
                                 out.numel());
+}
+
+// _fake_quantize_learnable_per_tensor_affine(x, [s], [zp], qmin, qmax) by the formula.
+std::string per_tensor_formula(const Args& a, const at::Tensor& out) {
+  return quantisation_step_off(a.t[0], a.t[1].to(at::kCPU, at::kDouble),
+                               a.t[2].to(at::kCPU, at::kDouble), a.i[0], a.i[1], out);
+}
+
+// fake_quantize_per_channel_affine(x, s, zp, axis, qmin, qmax) by the formula, per channel.
+std::string per_channel_formula(const Args& a, const at::Tensor& out) {
+  std::vector<int64_t> view(a.t[0].dim(), 1);
+  view[a.i[0]] = -1;
+  return quantisation_step_off(a.t[0], a.t[1].to(at::kCPU, at::kDouble).view(view),
+                               a.t[2].to(at::kCPU, at::kDouble).view(view), a.i[1], a.i[2], out);
 }
 
 // (channels) scales s, int32 zero points of 0, for `x` along axis 0.
@@ -138,6 +148,7 @@ std::vector<OpDef> quantize_ops() {
                       a.i = {0, 255};
                     },
                     ops::aten_call("aten::_fake_quantize_learnable_per_tensor_affine"))
+                    .check(per_tensor_formula)
                     .more_shapes(ops::generic_more_shapes())
                     .aten({"aten::_fake_quantize_learnable_per_tensor_affine"}));
   // _fused_moving_avg_obs_fq_helper(x, on, on, running min -0.5, max 0.5, scale 1, zero point
