@@ -534,7 +534,8 @@ std::vector<OpDef> tensor_variant_ops() {
                     "nested_view_from_buffer_copy",
                     [](const BuildContext& c, Args& a) {
                       auto d = c.dims();
-                      auto longs = at::TensorOptions().dtype(at::kLong).device(c.device);
+                      // The nested sizes, strides and offsets are host metadata of the result.
+                      auto longs = at::TensorOptions().dtype(at::kLong);
                       std::vector<int64_t> sizes(d.begin() + 1, d.end()), offsets = {0};
                       for (size_t k = 0; k + 1 < sizes.size(); ++k) {
                         offsets.push_back(offsets.back() + sizes[k]);
