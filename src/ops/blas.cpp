@@ -5,6 +5,7 @@
 #include <ATen/ops/_scaled_grouped_mm.h>
 #include <ATen/ops/_scaled_mm.h>
 #include <ATen/ops/_sparse_semi_structured_mm.h>
+#include <ATen/ops/_to_sparse_semi_structured.h>
 #include <ATen/ops/addmm.h>
 #include <ATen/ops/addmv.h>
 #include <ATen/ops/addr.h>
@@ -417,8 +418,11 @@ std::vector<OpDef> blas_ops() {
             .aten({out ? "aten::sparse_sampled_addmm.out" : "aten::sparse_sampled_addmm"})
             .tolerance(4));
   }
-  // _sparse_semi_structured_mm(A [M, 128], bool meta [M, 32], B [128, N]): FlagGems' (M, N) and
-  // its inputs (ops/dismiss.yaml: a CUDA kernel only).
+  // _sparse_semi_structured_mm(A's kept half, its CUTLASS metadata, B [128, N]) for A [M, 128]
+  // with two of every four elements kept (2:4 sparsity), FlagGems' (M, N) with its K = 128.
+  // FlagGems times its own op on a dense A and a random bool mask (its baseline is itself);
+  // ATen's kernel takes the compressed form _to_sparse_semi_structured makes (ops/dismiss.yaml:
+  // both have CUDA kernels only).
   ops.push_back(
       OpDef("sparse_semi_structured_mm")
           .family(Family::kBlas)
@@ -426,9 +430,10 @@ std::vector<OpDef> blas_ops() {
           .shape_desc("M, N")
           .inputs([](const BuildContext& c, Args& a) {
             auto d = c.dims();
-            a.t = {ops::random(c, {d[0], 128}),
-                   at::randint(0, 2, {d[0], 32}, c.options().dtype(at::kBool)),
-                   ops::random(c, {128, d[1]})};
+            at::Tensor keep = at::arange(128, c.options().dtype(at::kLong)).remainder(4).lt(2);
+            at::Tensor dense = ops::random(c, {d[0], 128}) * keep;
+            auto [kept, meta] = at::_to_sparse_semi_structured(dense);
+            a.t = {kept, meta, ops::random(c, {128, d[1]})};
           })
           .call([](A& a) { return at::_sparse_semi_structured_mm(a.t[0], a.t[1], a.t[2]); })
           .aten({"aten::_sparse_semi_structured_mm"}));
