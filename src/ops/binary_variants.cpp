@@ -4,6 +4,7 @@
 // special functions.
 #include <ATen/TensorOperators.h>
 #include <ATen/ops/abs.h>
+#include <ATen/ops/allclose.h>
 #include <ATen/ops/exp.h>
 #include <ATen/ops/float_power.h>
 #include <ATen/ops/full.h>
@@ -11,6 +12,7 @@
 #include <ATen/ops/randn_like.h>
 #include <ATen/ops/relu.h>
 #include <ATen/ops/scalar_tensor.h>
+#include <fmt/format.h>
 
 #include "ops/builders.h"
 #include "ops/derived_families.h"
@@ -483,6 +485,41 @@ std::vector<OpDef> binary_variant_ops() {
         "rrelu_with_noise_backward",
         kBase,
         {{"training", true}, {"self_is_result", false}}}});
+  // rrelu_with_noise_functional(x, noise U(0, 1), 1/8, 1/3, training True): a random slope in
+  // [1/8, 1/3] per negative element, so the result is checked against that range
+  // (rrelu_in_range), not against a float64 draw.
+  add(
+      [](const std::string& name) {
+        return binary()(name)
+            .shape_keys({"UnaryPointwiseBenchmark"})
+            .more_shapes(ops::unary_more_shapes())
+            .inputs([](const BuildContext& c, Args& a) {
+              a.t = {ops::random(c, c.dims()), at::rand(c.dims(), c.options())};
+              a.f = {0.125, 1.0 / 3.0};
+            })
+            .rng()
+            .check([](const Args& a, const at::Tensor& out) -> std::string {
+              at::Tensor x = a.t[0].to(at::kCPU, at::kDouble), y = out.to(at::kCPU, at::kDouble);
+              at::Tensor positive = x.ge(0);
+              const double tol = out.scalar_type() == at::kFloat ? 1e-6 : 1e-2;
+              if (!at::allclose(y.masked_select(positive), x.masked_select(positive), tol, tol)) {
+                return "x >= 0 is not passed through";
+              }
+              at::Tensor slope =
+                  y.masked_select(positive.logical_not()) / x.masked_select(positive.logical_not());
+              if (slope.numel() == 0) return "";
+              const double lo = slope.min().item<double>(), hi = slope.max().item<double>();
+              if (lo < 0.125 - 4 * tol || hi > 1.0 / 3.0 + 4 * tol) {
+                return fmt::format("negative slopes in [{:.4g}, {:.4g}], outside [1/8, 1/3]", lo,
+                                   hi);
+              }
+              return "";
+            });
+      },
+      {{"rrelu_with_noise_functional",
+        "rrelu_with_noise_functional",
+        kBase,
+        {{"training", true}}}});
   // FlagGems' add_relu is relu(a + b) and add_relu_ a.copy_(relu(a + b)): ATen's _add_relu has
   // a CPU kernel only, so the composite is the baseline, as in FlagGems.
   out.push_back(binary()("add_relu")

@@ -1,18 +1,34 @@
 // BLAS: FlagGems' BlasBenchmark (B, M, N, K) and its neighbours (mv/outer, vdot, linear).
+#include <ATen/TensorOperators.h>
 #include <ATen/core/Tensor.h>
+#include <ATen/ops/_grouped_mm.h>
+#include <ATen/ops/_scaled_grouped_mm.h>
+#include <ATen/ops/_scaled_mm.h>
+#include <ATen/ops/_sparse_semi_structured_mm.h>
+#include <ATen/ops/_to_sparse_semi_structured.h>
 #include <ATen/ops/addmm.h>
 #include <ATen/ops/addmv.h>
 #include <ATen/ops/addr.h>
+#include <ATen/ops/arange.h>
 #include <ATen/ops/baddbmm.h>
 #include <ATen/ops/bmm.h>
 #include <ATen/ops/dot.h>
+#include <ATen/ops/empty.h>
 #include <ATen/ops/empty_like.h>
+#include <ATen/ops/full.h>
 #include <ATen/ops/linear.h>
+#include <ATen/ops/linspace.h>
 #include <ATen/ops/matmul.h>
 #include <ATen/ops/mm.h>
 #include <ATen/ops/mv.h>
 #include <ATen/ops/outer.h>
+#include <ATen/ops/rand.h>
+#include <ATen/ops/randint.h>
+#include <ATen/ops/randn.h>
+#include <ATen/ops/sparse_sampled_addmm.h>
+#include <ATen/ops/tensor.h>
 #include <ATen/ops/vdot.h>
+#include <fmt/format.h>
 
 #include "core/error.h"
 #include "ops/builders.h"
@@ -149,6 +165,19 @@ OpDef vector_product(const char* name, CallFn call) {
       .tolerance(4);
 }
 
+// max |out - expected| / (max |expected| + 1) within the dtype's relative tolerance: for kernels
+// whose float64 reference cannot run (float8 operands, bfloat16-only grouped GEMM).
+std::string relative_match(const at::Tensor& out, const at::Tensor& expected) {
+  const at::ScalarType type = out.scalar_type();
+  const double tol = type == at::kBFloat16 ? 4e-2 : type == at::kHalf ? 1e-2 : 1e-4;
+  const double scale = expected.abs().max().item<double>() + 1.0;
+  const double off = (out.to(at::kCPU, at::kDouble) - expected).abs().max().item<double>() / scale;
+  return off <= tol ? ""
+                    : fmt::format("max |diff| / max |expected| = {:.3g} (accepted: {})", off, tol);
+}
+
+at::Tensor as_double(const at::Tensor& t) { return t.to(at::kCPU, at::kDouble); }
+
 }  // namespace
 
 std::vector<OpDef> blas_ops() {
@@ -262,6 +291,152 @@ std::vector<OpDef> blas_ops() {
   add(gemm(addbmm_inputs), {{"addbmm", "addbmm", ops::kBaseInplace}});
   add(matrix_vector(addmv_inputs, matrix_flops), {{"addmv", "addmv", ops::kInplace | ops::kOut}});
   add(matrix_vector(addr_inputs, outer_flops), {{"addr", "addr", ops::kInplace}});
+  // _grouped_mm(A [sum M_g, K], B [G, K, N], offs): FlagGems' (groups, N, K), bfloat16, M_g
+  // drawn in [1, 16384], U(0, 1) operands; checked per group against A_g B_g in float64.
+  ops.push_back(
+      OpDef("grouped_mm")
+          .family(Family::kBlas)
+          .shape_key("grouped_mm")
+          .shape_desc("Groups, N, K")
+          .dtypes({DType::kBFloat16})
+          .inputs([](const BuildContext& c, Args& a) {
+            auto d = c.dims();
+            at::Tensor rows = at::randint(1, 16385, {d[0]}, at::TensorOptions().dtype(at::kInt));
+            at::Tensor offs = rows.cumsum(0).to(at::kInt);
+            const int64_t m = offs[-1].item<int64_t>();
+            a.t = {at::rand({m, d[2]}, c.options()), at::rand({d[0], d[2], d[1]}, c.options()),
+                   offs.to(c.device)};
+          })
+          .call([](A& a) { return at::_grouped_mm(a.t[0], a.t[1], a.t[2]); })
+          .flops([](const Args& a, const at::Tensor&) {
+            return 2.0 * static_cast<double>(a.t[0].size(0) * a.t[0].size(1) * a.t[1].size(2));
+          })
+          .check([](const Args& a, const at::Tensor& out) -> std::string {
+            at::Tensor x = as_double(a.t[0]), w = as_double(a.t[1]), offs = a.t[2].cpu();
+            at::Tensor expected = at::empty({x.size(0), w.size(2)}, x.options());
+            int64_t start = 0;
+            for (int64_t g = 0; g < w.size(0); ++g) {
+              const int64_t end = offs[g].item<int64_t>();
+              expected.slice(0, start, end).copy_(x.slice(0, start, end).matmul(w[g]));
+              start = end;
+            }
+            return relative_match(out, expected);
+          })
+          .aten({"aten::_grouped_mm"}));
+  // _scaled_mm(float8 A [M, K] = 0.25 N(0, 1), B [K, N] column-major, scale_a 0.75, scale_b
+  // 1.25, bias N(0, 1) [N], None, float16, False) and its out= form: FlagGems' first case
+  // (scalar scales, float16 out, bias); checked against (A B) s_a s_b + bias in float64.
+  for (bool out : {false, true}) {
+    ops.push_back(
+        OpDef(out ? "scaled_mm_out" : "scaled_mm")
+            .family(Family::kBlas)
+            .shape_key("ScaledMMBenchmark")
+            .shape_desc("M, N, K")
+            .more_shapes({{1024, 1024, 1024}, {256, 4096, 4096}})
+            .dtypes({DType::kFloat8E4M3})
+            .inputs([out](const BuildContext& c, Args& a) {
+              auto d = c.dims();
+              auto f32 = c.options().dtype(at::kFloat);
+              a.t = {at::randn({d[0], d[2]}, f32).mul_(0.25).to(c.scalar_type()),
+                     at::randn({d[1], d[2]}, f32).mul_(0.25).to(c.scalar_type()).t(),
+                     at::full({1}, 0.75, f32), at::full({1}, 1.25, f32),
+                     at::randn({d[1]}, f32.dtype(at::kHalf))};
+              if (out) a.t.push_back(at::empty({d[0], d[1]}, f32.dtype(at::kHalf)));
+            })
+            .call([out](A& a) {
+              if (out) {
+                return at::_scaled_mm_out(a.t[5], a.t[0], a.t[1], a.t[2], a.t[3], a.t[4], {},
+                                          at::kHalf, false);
+              }
+              return at::_scaled_mm(a.t[0], a.t[1], a.t[2], a.t[3], a.t[4], {}, at::kHalf, false);
+            })
+            .flops([](const Args& a, const at::Tensor&) {
+              return 2.0 * static_cast<double>(a.t[0].size(0) * a.t[0].size(1) * a.t[1].size(1));
+            })
+            .check([](const Args& a, const at::Tensor& result) -> std::string {
+              at::Tensor expected = as_double(a.t[0]).matmul(as_double(a.t[1])) *
+                                        (as_double(a.t[2]) * as_double(a.t[3])) +
+                                    as_double(a.t[4]);
+              return relative_match(result, expected);
+            })
+            .aten({out ? "aten::_scaled_mm.out" : "aten::_scaled_mm"}));
+  }
+  // _scaled_grouped_mm(float8 A [sum M_g, K], B [G, K, N], row scales of A linspace(0.75, 1.25),
+  // of B linspace(1.25, 0.75) [G, N], offs, None, bfloat16): FlagGems' (groups, M per group, N,
+  // K), group g of M + g rows (ops/dismiss.yaml: CUDA kernels only).
+  ops.push_back(
+      OpDef("scaled_grouped_mm")
+          .family(Family::kBlas)
+          .shape_key("ScaledGroupedMMBenchmark")
+          .shape_desc("groups, M_per_group, N, K")
+          .more_shapes({{16, 512, 1024, 1024}, {32, 256, 2048, 1024}})
+          .dtypes({DType::kFloat8E4M3})
+          .inputs([](const BuildContext& c, Args& a) {
+            auto d = c.dims();
+            const int64_t groups = d[0], n = d[2], k = d[3];
+            auto ints = at::TensorOptions().dtype(at::kInt);
+            at::Tensor offs = at::arange(d[1], d[1] + groups, ints).cumsum(0).to(at::kInt);
+            const int64_t m = offs[-1].item<int64_t>();
+            auto f32 = c.options().dtype(at::kFloat);
+            a.t = {at::randn({m, k}, f32).mul_(0.25).to(c.scalar_type()),
+                   at::randn({groups, n, k}, f32).mul_(0.25).to(c.scalar_type()).transpose(-1, -2),
+                   at::linspace(0.75, 1.25, m, f32),
+                   at::linspace(1.25, 0.75, groups * n, f32).reshape({groups, n}),
+                   offs.to(c.device)};
+          })
+          .call([](A& a) {
+            return at::_scaled_grouped_mm(a.t[0], a.t[1], a.t[2], a.t[3], a.t[4], {}, {},
+                                          at::kBFloat16, false);
+          })
+          .aten({"aten::_scaled_grouped_mm"}));
+  // sparse_sampled_addmm(CSR [B, M, N] of 90% zeros, A [B, M, K], B [B, K, N]) and its out=
+  // form: FlagGems' (B, M, N, K); the call gives the result's values (the CSR's stored
+  // elements), which is what the op computes; float32 only, as FlagGems' baseline computes its
+  // half types in float32.
+  for (bool out : {false, true}) {
+    ops.push_back(
+        OpDef(out ? "sparse_sampled_addmm_out" : "sparse_sampled_addmm")
+            .family(Family::kBlas)
+            .shape_key("sparse_sampled_addmm")
+            .shape_desc("B, M, N, K")
+            .dtypes({DType::kFloat32})
+            .inputs([out](const BuildContext& c, Args& a) {
+              auto d = c.dims();
+              const int64_t b = d[0], m = d[1], n = d[2], k = d[3];
+              at::Tensor dense = ops::random(c, {b, m, n});
+              at::Tensor mask = at::rand({m, n}, c.options().dtype(at::kFloat)).gt(0.9);
+              at::Tensor csr = (dense * mask).contiguous().to_sparse_csr();
+              a.t = {csr, ops::random(c, {b, m, k}), ops::random(c, {b, k, n})};
+              if (out) a.t.push_back(csr.clone());
+            })
+            .call([out](A& a) {
+              if (out) {
+                return at::sparse_sampled_addmm_out(a.t[3], a.t[0], a.t[1], a.t[2]).values();
+              }
+              return at::sparse_sampled_addmm(a.t[0], a.t[1], a.t[2]).values();
+            })
+            .aten({out ? "aten::sparse_sampled_addmm.out" : "aten::sparse_sampled_addmm"})
+            .tolerance(4));
+  }
+  // _sparse_semi_structured_mm(A's kept half, its CUTLASS metadata, B [128, N]) for A [M, 128]
+  // with two of every four elements kept (2:4 sparsity), FlagGems' (M, N) with its K = 128.
+  // FlagGems times its own op on a dense A and a random bool mask (its baseline is itself);
+  // ATen's kernel takes the compressed form _to_sparse_semi_structured makes (ops/dismiss.yaml:
+  // both have CUDA kernels only).
+  ops.push_back(
+      OpDef("sparse_semi_structured_mm")
+          .family(Family::kBlas)
+          .shape_key("SparseSemiStructuredMMBenchmark")
+          .shape_desc("M, N")
+          .inputs([](const BuildContext& c, Args& a) {
+            auto d = c.dims();
+            at::Tensor keep = at::arange(128, c.options().dtype(at::kLong)).remainder(4).lt(2);
+            at::Tensor dense = ops::random(c, {d[0], 128}) * keep;
+            auto [kept, meta] = at::_to_sparse_semi_structured(dense);
+            a.t = {kept, meta, ops::random(c, {128, d[1]})};
+          })
+          .call([](A& a) { return at::_sparse_semi_structured_mm(a.t[0], a.t[1], a.t[2]); })
+          .aten({"aten::_sparse_semi_structured_mm"}));
   return ops;
 }
 

@@ -3,6 +3,7 @@
 #include <ATen/ops/arange.h>
 #include <ATen/ops/empty.h>
 #include <ATen/ops/empty_like.h>
+#include <ATen/ops/empty_permuted.h>
 #include <ATen/ops/eye.h>
 #include <ATen/ops/full.h>
 #include <ATen/ops/full_like.h>
@@ -63,6 +64,17 @@ std::vector<OpDef> construct_ops() {
       construct("empty", sizes_only, [](A& a) { return at::empty(a.lists[0], a.options); })
           .check(any_values)
           .aten({"aten::empty.memory_format"}),
+      // empty_permuted(shape, reversed dims): FlagGems' non-contiguous physical layout.
+      construct("empty_permuted", sizes_only,
+                [](A& a) {
+                  std::vector<int64_t> layout(a.lists[0].size());
+                  for (size_t k = 0; k < layout.size(); ++k) {
+                    layout[k] = static_cast<int64_t>(layout.size() - 1 - k);
+                  }
+                  return at::empty_permuted(a.lists[0], layout, a.options);
+                })
+          .check(any_values)
+          .dtypes(kFloatDTypes),
       construct("zeros_like", one, [](A& a) { return at::zeros_like(a.t[0]); }),
       construct("ones_like", one, [](A& a) { return at::ones_like(a.t[0]); }),
       construct("full_like", one, [](A& a) { return at::full_like(a.t[0], 3); }),

@@ -1,6 +1,9 @@
 // Convolution, pooling and resampling: FlagGems' Conv*Benchmark tuples and UpsampleBenchmark
 // (N, C, H, W).
 #include <ATen/core/Tensor.h>
+#include <ATen/ops/_conv_depthwise2d.h>
+#include <ATen/ops/_convolution_double_backward.h>
+#include <ATen/ops/_convolution_mode.h>
 #include <ATen/ops/adaptive_avg_pool2d.h>
 #include <ATen/ops/avg_pool2d.h>
 #include <ATen/ops/conv1d.h>
@@ -8,6 +11,8 @@
 #include <ATen/ops/conv3d.h>
 #include <ATen/ops/conv_transpose1d.h>
 #include <ATen/ops/conv_transpose2d.h>
+#include <ATen/ops/convolution.h>
+#include <ATen/ops/cudnn_convolution.h>
 #include <ATen/ops/max_pool2d.h>
 #include <ATen/ops/upsample_bilinear2d.h>
 #include <ATen/ops/upsample_nearest2d.h>
@@ -105,6 +110,61 @@ BuildFn padded_conv_inputs(int spatial) {
 }
 
 c10::string_view padding_name(const Args& a) { return a.i[3] == kSame ? "same" : "valid"; }
+
+// _convolution_double_backward's cases: FlagGems' 2-D (N, C_in, H, W, C_out, K_h, K_w, stride,
+// padding, dilation, groups, transposed, output padding h, w) and 1-D (N, C_in, L, C_out, K,
+// stride, padding, dilation, groups, transposed, output padding) tuples. Args::t = ggI, ggW,
+// ggb, gO, weight, x; Args::i = stride, padding, dilation, transposed, groups, output padding.
+void double_backward_inputs(const BuildContext& c, Args& a) {
+  auto d = c.dims();
+  const bool two_d = d.size() == 14;
+  const int64_t n = d[0], cin = d[1];
+  std::vector<int64_t> x_shape =
+      two_d ? std::vector<int64_t>{n, cin, d[2], d[3]} : std::vector<int64_t>{n, cin, d[2]};
+  const size_t k = two_d ? 4 : 3;  // C_out, then the kernel
+  const int64_t cout = d[k];
+  std::vector<int64_t> kernel(d.begin() + k + 1, d.begin() + k + (two_d ? 3 : 2));
+  const size_t p = k + (two_d ? 3 : 2);  // stride, padding, dilation, groups, transposed
+  const int64_t stride = d[p], padding = d[p + 1], dilation = d[p + 2], groups = d[p + 3];
+  const bool transposed = d[p + 4] != 0;
+  std::vector<int64_t> opad(d.begin() + p + 5, d.end());
+  std::vector<int64_t> w_shape = transposed ? std::vector<int64_t>{cin, cout / groups}
+                                            : std::vector<int64_t>{cout, cin / groups};
+  w_shape.insert(w_shape.end(), kernel.begin(), kernel.end());
+  const size_t spatial = kernel.size();
+  at::Tensor x = ops::random(c, x_shape), w = ops::random(c, w_shape), b = ops::random(c, {cout});
+  at::Tensor y = at::convolution(x, w, b, std::vector<int64_t>(spatial, stride),
+                                 std::vector<int64_t>(spatial, padding),
+                                 std::vector<int64_t>(spatial, dilation), transposed, opad, groups);
+  a.t = {ops::random(c, x_shape),
+         ops::random(c, w_shape),
+         ops::random(c, {cout}),
+         ops::random(c, y.sizes()),
+         w,
+         x};
+  a.i = {stride, padding, dilation, transposed ? 1 : 0, groups};
+  a.lists = {opad};
+}
+
+at::Tensor double_backward_call(Args& a) {
+  const size_t spatial = static_cast<size_t>(a.t[5].dim() - 2);
+  auto each = [spatial](int64_t v) { return std::vector<int64_t>(spatial, v); };
+  return std::get<0>(at::_convolution_double_backward(
+      a.t[0], a.t[1], a.t[2], a.t[3], a.t[4], a.t[5], each(a.i[0]), each(a.i[1]), each(a.i[2]),
+      a.i[3] != 0, a.lists[0], a.i[4], {true, true, true}));
+}
+
+// _convolution_mode's (N, C_in, H, W, C_out, K_h, K_w, stride, "valid" | "same", dilation,
+// groups): the padding is a word, so the shape is read item by item.
+void convolution_mode_inputs(const BuildContext& c, Args& a) {
+  std::vector<int64_t> d;
+  for (const auto& v : c.shape_case.shape.items) {
+    d.push_back(v.kind == ShapeValue::Kind::kString ? (v.text == "same" ? 1 : 0) : v.integer);
+  }
+  a.t = {ops::random(c, {d[0], d[1], d[2], d[3]}),
+         ops::random(c, {d[4], d[1] / d[10], d[5], d[6]})};
+  a.i = {d[7], d[8], d[9], d[10]};
+}
 
 }  // namespace
 
@@ -204,6 +264,48 @@ std::vector<OpDef> conv_ops() {
               return at::upsample_bilinear2d(a.t[0], {a.t[0].size(2) * 2, a.t[0].size(3) * 2},
                                              /*align_corners=*/false);
             }),
+      // _conv_depthwise2d(x, weight [C, 1, K_h, K_w], kernel, None, stride, padding, dilation):
+      // FlagGems' (N, C, H, W, K_h, K_w, stride, padding, dilation) (ops/dismiss.yaml: CUDA).
+      conv(
+          "conv_depthwise2d", "ConvDepthwise2DBenchmark",
+          "N, C, H, W, K_h, K_w, stride, padding, dilation",
+          [](const BuildContext& c, Args& a) {
+            auto d = c.dims();
+            a.t = {ops::random(c, {d[0], d[1], d[2], d[3]}), ops::random(c, {d[1], 1, d[4], d[5]})};
+            a.i = {d[6], d[7], d[8]};
+          },
+          [](A& a) {
+            return at::_conv_depthwise2d(a.t[0], a.t[1], {a.t[1].size(2), a.t[1].size(3)}, {},
+                                         {a.i[0], a.i[0]}, {a.i[1], a.i[1]}, {a.i[2], a.i[2]});
+          })
+          .aten({"aten::_conv_depthwise2d"}),
+      // cudnn_convolution(x, weight, padding, stride, dilation 1, groups, False, False, False):
+      // FlagGems' CudnnConv2dBenchmark (N, C_in, H, W, C_out, K_h, K_w, stride, padding,
+      // groups) (ops/dismiss.yaml: CUDA).
+      conv("cudnn_convolution", "CudnnConv2dBenchmark", kConv2dDesc, conv2d_inputs,
+           [](A& a) {
+             return at::cudnn_convolution(a.t[0], a.t[1], {a.i[1], a.i[1]}, {a.i[0], a.i[0]},
+                                          {1, 1}, a.i[2], false, false, false);
+           })
+          .aten({"aten::cudnn_convolution"}),
+      // _convolution_double_backward(ggI, ggW, ggb, gO, weight, x, ..., [True] * 3).
+      conv("convolution_double_backward", "ConvDoubleBackwardBenchmark",
+           "2-D: N, C_in, H, W, C_out, K_h, K_w, stride, padding, dilation, groups, transposed, "
+           "output padding (h, w); 1-D: N, C_in, L, C_out, K, stride, padding, dilation, groups, "
+           "transposed, output padding",
+           double_backward_inputs, double_backward_call)
+          .dtypes({DType::kFloat32, DType::kFloat16})
+          .flops({})
+          .aten({"aten::_convolution_double_backward"}),
+      // _convolution_mode(x, weight, None, stride, "valid" | "same", dilation, groups).
+      conv("convolution_mode", "ConvolutionModeBenchmark",
+           "N, C_in, H, W, C_out, K_h, K_w, stride, padding, dilation, groups",
+           convolution_mode_inputs,
+           [](A& a) {
+             return at::_convolution_mode(a.t[0], a.t[1], {}, {a.i[0], a.i[0]},
+                                          a.i[1] != 0 ? "same" : "valid", {a.i[2], a.i[2]}, a.i[3]);
+           })
+          .aten({"aten::_convolution_mode"}),
   };
   return ops;
 }

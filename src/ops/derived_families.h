@@ -21,5 +21,8 @@ std::vector<OpDef> view_ops();
 std::vector<OpDef> linalg_ops();
 std::vector<OpDef> loss_variant_ops();
 std::vector<OpDef> norm_variant_ops();
+std::vector<OpDef> optimizer_ops();
+std::vector<OpDef> quantize_ops();
+std::vector<OpDef> rnn_ops();
 
 }  // namespace caliber

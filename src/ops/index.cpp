@@ -1,6 +1,9 @@
 // Indexing, scatter/gather, masks and embeddings: FlagGems' TensorSelectBenchmark rows (M, N),
 // indices drawn in range along dim 0 or the last dim.
 #include <ATen/core/Tensor.h>
+#include <ATen/ops/_index_put_impl.h>
+#include <ATen/ops/_unsafe_masked_index.h>
+#include <ATen/ops/_unsafe_masked_index_put_accumulate.h>
 #include <ATen/ops/embedding.h>
 #include <ATen/ops/gather.h>
 #include <ATen/ops/index.h>
@@ -14,6 +17,8 @@
 #include <ATen/ops/masked_select.h>
 #include <ATen/ops/nonzero.h>
 #include <ATen/ops/one_hot.h>
+#include <ATen/ops/rand.h>
+#include <ATen/ops/randint.h>
 #include <ATen/ops/scatter.h>
 #include <ATen/ops/scatter_add.h>
 #include <ATen/ops/scatter_reduce.h>
@@ -257,6 +262,52 @@ std::vector<OpDef> index_ops() {
           .backward()
           .tolerance(4)
           .aten({"aten::embedding_dense_backward"}),
+      // _index_put_impl_(x, [unique rows], values, accumulate False, unsafe False), in place,
+      // as FlagGems' accumulate-False benchmark calls it (index_put's rows and shapes).
+      select("index_put_impl", unique_row_inputs,
+             [](A& a) { return at::_index_put_impl_(a.t[0], {a.t[1]}, a.t[2], false, false); })
+          .shape_key("IndexPutAccFalseBenchmark")
+          .inplace()
+          .aten({"aten::_index_put_impl_"}),
+      // _unsafe_masked_index(x [n], mask (U(0, 1) > 0.3), [indices in [0, n)], 0.0).
+      OpDef("unsafe_masked_index")
+          .family(Family::kIndex)
+          .shape_key("UnsafeMaskedIndexBenchmark")
+          .shape_desc("N")
+          .inputs([](const BuildContext& c, Args& a) {
+            auto d = c.dims();
+            at::Tensor mask = at::rand(d, c.options().dtype(at::kFloat)).gt(0.3);
+            a.t = {ops::random(c, d), mask, ops::indices(c, d, d[0])};
+          })
+          .call([](A& a) { return at::_unsafe_masked_index(a.t[0], a.t[1], {a.t[2]}, 0.0); })
+          .aten({"aten::_unsafe_masked_index"}),
+      // _unsafe_masked_index_put_accumulate(x, int32 mask in {0, 1}, per-dim indices of flat
+      // positions drawn in [0, numel), values): FlagGems' cases have one shape for all four.
+      OpDef("unsafe_masked_index_put_accumulate")
+          .family(Family::kIndex)
+          .shape_key("UnsafeMaskedIndexPutAccumulateBenchmark")
+          .shape_desc("shape of input, mask, indices and values")
+          .dtypes({DType::kFloat16, DType::kFloat32})
+          .inputs([](const BuildContext& c, Args& a) {
+            auto d = c.dims();
+            int64_t numel = 1;
+            for (int64_t x : d) numel *= x;
+            at::Tensor flat = ops::indices(c, d, numel);
+            a.t = {ops::random(c, d), at::randint(0, 2, d, c.options().dtype(at::kInt))};
+            int64_t stride = numel;
+            for (int64_t size : d) {
+              stride /= size;
+              a.t.push_back(flat.div(stride, "floor").remainder(size));
+            }
+            a.t.push_back(ops::random(c, d));
+          })
+          .call([](A& a) {
+            c10::List<std::optional<at::Tensor>> indices;
+            for (size_t k = 2; k + 1 < a.t.size(); ++k) indices.push_back(a.t[k]);
+            return at::_unsafe_masked_index_put_accumulate(a.t[0], a.t[1], indices, a.t.back());
+          })
+          .tolerance(4)
+          .aten({"aten::_unsafe_masked_index_put_accumulate"}),
   };
   return ops;
 }

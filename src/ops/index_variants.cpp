@@ -2,9 +2,17 @@
 // input_fn tensors (where's `inp1 > 0` condition, masked_fill's `< 0.3` mask and value 1024,
 // take's numel indices).
 #include <ATen/TensorOperators.h>
+#include <ATen/ops/_cummin_helper.h>
+#include <ATen/ops/_embedding_bag.h>
+#include <ATen/ops/arange.h>
+#include <ATen/ops/empty.h>
+#include <ATen/ops/empty_like.h>
+#include <ATen/ops/nonzero_static.h>
 #include <ATen/ops/ones.h>
+#include <ATen/ops/rand.h>
 #include <ATen/ops/randint.h>
 #include <ATen/ops/randperm.h>
+#include <ATen/ops/zeros.h>
 
 #include "ops/builders.h"
 #include "ops/derived_families.h"
@@ -250,6 +258,121 @@ std::vector<OpDef> index_variant_ops() {
         "embedding_dense_backward",
         kBase,
         {{"scale_grad_by_freq", false}}}});
+  // _masked_scale(x, uint8 mask in {0, 1}, 2.0) on Benchmark's shapes and FlagGems' extra ones,
+  // float32 (ops/dismiss.yaml: a CUDA kernel only).
+  add(
+      [](const std::string& name) {
+        return generic(
+                   [](const BuildContext& c, Args& a) {
+                     auto d = c.dims();
+                     a.t = {ops::random(c, d), at::randint(0, 2, d, c.options().dtype(at::kByte))};
+                     a.f = {2.0};
+                   },
+                   {DType::kFloat32})(name)
+            .shape_keys({"MaskedScaleBenchmark", "Benchmark"})
+            .more_shapes({{1024, 1},
+                          {1024, 16},
+                          {1024, 256},
+                          {1024, 4096},
+                          {1024, 65536},
+                          {64, 64, 1},
+                          {64, 64, 16},
+                          {64, 64, 256},
+                          {64, 64, 4096},
+                          {64, 64, 65536}});
+      },
+      {{"masked_scale", "_masked_scale"}});
+  // _cummin_helper(x, values, indices, dim) writes the running minimum into values and indices
+  // (it returns nothing): dim 1 (0 for 1-D), GenericBenchmark2DOnly; the call gives values.
+  out.push_back(generic(
+                    [](const BuildContext& c, Args& a) {
+                      auto d = c.dims();
+                      at::Tensor x = ops::random(c, d);
+                      a.t = {x, at::empty_like(x), at::empty(d, c.options().dtype(at::kLong))};
+                      a.i = {d.size() >= 2 ? 1 : 0};
+                    },
+                    ops::float_and_int())("cummin_helper")
+                    .shape_key("GenericBenchmark2DOnly")
+                    .more_shapes(ops::generic_more_shapes_2d())
+                    .call([](Args& a) {
+                      at::_cummin_helper(a.t[0], a.t[1], a.t[2], a.i[0]);
+                      return a.t[1];
+                    })
+                    .aten({"aten::_cummin_helper"}));
+  // nonzero_static(x, size, fill_value -1): FlagGems' cases (shape, nnz ratio, size, -1), x
+  // zero but 1 where U(0, 1) < ratio.
+  out.push_back(OpDef("nonzero_static")
+                    .family(Family::kIndex)
+                    .shape_key("NonzeroStaticBenchmark")
+                    .shape_desc("shape, nnz_ratio, size, fill_value")
+                    .dtypes({DType::kFloat16, DType::kBFloat16})
+                    .inputs([](const BuildContext& c, Args& a) {
+                      const auto& items = c.shape_case.shape.items;
+                      std::vector<int64_t> d;
+                      for (const auto& v : items.at(0).items) d.push_back(v.integer);
+                      const auto& ratio = items.at(1);
+                      const double p = ratio.kind == ShapeValue::Kind::kFloat
+                                           ? ratio.real
+                                           : static_cast<double>(ratio.integer);
+                      at::Tensor mask = at::rand(d, c.options().dtype(at::kFloat)).lt(p);
+                      a.t = {at::zeros(d, c.options()).masked_fill_(mask, 1.0)};
+                      a.i = {items.at(2).integer, items.at(3).integer};
+                    })
+                    .call([](Args& a) { return at::nonzero_static(a.t[0], a.i[0], a.i[1]); })
+                    .aten({"aten::nonzero_static"}));
+  // _embedding_bag_dense_backward(grad, indices, offset2bag, bag_size, maximum_indices,
+  // num_weights, False, mode sum, None, -1) of _embedding_bag's sum forward: FlagGems'
+  // (bags, embedding dim, weights, samples per bag).
+  add(
+      [](const std::string& name) {
+        return generic([](const BuildContext& c, Args& a) {
+                 auto d = c.dims();
+                 const int64_t bags = d[0], dim = d[1], weights = d[2], per_bag = d[3];
+                 at::Tensor table = ops::random(c, {weights, dim});
+                 at::Tensor indices = ops::indices(c, {bags * per_bag}, weights);
+                 at::Tensor offsets =
+                     at::arange(0, bags * per_bag, per_bag, c.options().dtype(at::kLong));
+                 auto [output, offset2bag, bag_size, maximum] =
+                     at::_embedding_bag(table, indices, offsets);
+                 // The CPU forward leaves offset2bag empty in sum mode (CUDA fills it): each
+                 // sample's bag, as CUDA writes it.
+                 if (offset2bag.numel() == 0) {
+                   offset2bag = at::arange(bags * per_bag, c.options().dtype(at::kLong))
+                                    .div(per_bag, "floor");
+                 }
+                 a.t = {ops::random(c, output.sizes()), indices, offset2bag, bag_size, maximum};
+                 a.i = {weights, 0, -1};
+               })(name)
+            .shape_key("EmbeddingBagDenseBackwardBenchmark")
+            .shape_desc("num_bags, embedding_dim, num_weights, samples_per_bag")
+            .tolerance(4);
+      },
+      {{"embedding_bag_dense_backward",
+        "_embedding_bag_dense_backward",
+        kBase,
+        {{"scale_grad_by_freq", false}}}});
+  // _embedding_bag_per_sample_weights_backward(grad [bags, dim], weight [64, dim], indices,
+  // offsets, offset2bag, mode sum, -1): FlagGems' (batch, bags, bag size, dim), float32.
+  add(
+      [](const std::string& name) {
+        return generic(
+                   [](const BuildContext& c, Args& a) {
+                     auto d = c.dims();
+                     const int64_t bags = d[1], bag_size = d[2], dim = d[3];
+                     const int64_t samples = d[0] * bag_size;
+                     auto longs = c.options().dtype(at::kLong);
+                     a.t = {ops::random(c, {bags, dim}), ops::random(c, {64, dim}),
+                            ops::indices(c, {samples}, 64),
+                            at::arange(0, (bags + 1) * bag_size, bag_size, longs),
+                            at::arange(samples, longs).div(bag_size, "floor")};
+                     a.i = {0, -1};
+                   },
+                   {DType::kFloat32})(name)
+            .shape_key("EmbeddingBagPerSampleWeightsBackwardBenchmark")
+            .shape_desc("batch, num_bags, bag_size, embedding_dim");
+      },
+      {{"embedding_bag_per_sample_weights_backward",
+        "_embedding_bag_per_sample_weights_backward"}});
   return out;
 }
 

@@ -5,9 +5,13 @@
 #include <ATen/ops/cdist.h>
 #include <ATen/ops/empty.h>
 #include <ATen/ops/eye.h>
+#include <ATen/ops/geqrf.h>
 #include <ATen/ops/linalg_cholesky.h>
+#include <ATen/ops/linalg_ldl_factor_ex.h>
+#include <ATen/ops/linalg_lu_factor.h>
 #include <ATen/ops/ones.h>
 #include <ATen/ops/pdist.h>
+#include <fmt/format.h>
 
 #include "ops/builders.h"
 #include "ops/derived_families.h"
@@ -34,10 +38,35 @@ ops::Prototype matrix(const char* key, BuildFn inputs, std::vector<DType> dtypes
 }
 
 // B B^T + shift * I for a random B of the case's shape: symmetric positive definite.
-at::Tensor positive_definite(const BuildContext& c, double shift) {
-  auto d = c.dims();
+at::Tensor positive_definite(const BuildContext& c, const std::vector<int64_t>& d, double shift) {
   at::Tensor b = ops::random(c, d);
   return b.matmul(b.transpose(-2, -1)) + at::eye(d.back(), c.options()) * shift;
+}
+at::Tensor positive_definite(const BuildContext& c, double shift) {
+  return positive_definite(c, c.dims(), shift);
+}
+
+// The U of an SVD is unique only up to the signs of its columns (and the order of equal singular
+// values), so it is not compared with the float64 reference: its columns must be orthonormal.
+std::string orthonormal_columns(const Args&, const at::Tensor& u) {
+  at::Tensor q = u.to(at::kCPU, at::kDouble);
+  at::Tensor gram = q.transpose(-2, -1).matmul(q);
+  const double off = (gram - at::eye(gram.size(-1), gram.options())).abs().max().item<double>();
+  return off <= 1e-3 ? "" : fmt::format("U^T U differs from I by {:.3g} (accepted: 1e-3)", off);
+}
+
+// Eigenvalues come in an order the LAPACK driver picks, so they are checked through an
+// invariant: their sum is the matrix's trace.
+std::string sum_is_trace(const Args& a, const at::Tensor& values) {
+  at::Tensor sum = values.to(at::kCPU, at::kComplexDouble).sum();
+  at::Tensor x = a.t[0].to(at::kCPU, at::kDouble);
+  const double trace = x.trace().item<double>();
+  const double scale = values.to(at::kCPU, at::kComplexDouble).abs().sum().item<double>() + 1.0;
+  const double re = at::real(sum).item<double>() - trace, im = at::imag(sum).item<double>();
+  const double off = std::max(std::abs(re), std::abs(im));
+  return off <= 1e-4 * scale
+             ? ""
+             : fmt::format("sum of eigenvalues is {:.3g} off the trace {:.6g}", off, trace);
 }
 
 }  // namespace
@@ -240,6 +269,95 @@ std::vector<OpDef> linalg_ops() {
           },
           kFloatDTypes),
       {{"einsum", "einsum", kBase, {{"equation", "ij,jk->ik"}}}});
+  // _cholesky_solve_helper(rhs [N, NRHS], L, upper False), L the factor of B B^T + N I.
+  add(matrix("CholeskySolveHelperBenchmark",
+             [](const BuildContext& c, Args& a) {
+               auto d = c.dims();
+               at::Tensor b = ops::random(c, {d[0], d[0]});
+               at::Tensor spd = b.matmul(b.transpose(-2, -1)) +
+                                at::eye(d[0], c.options()) * static_cast<double>(d[0]);
+               a.t = {ops::random(c, {d[0], d[1]}), at::linalg_cholesky(spd)};
+             },
+             {DType::kFloat32}),
+      {{"cholesky_solve_helper", "_cholesky_solve_helper", kBase, {{"upper", false}}}});
+  out.back().shape_desc("N, NRHS");
+  // linalg_eigvals(randn [N, N]), checked through the trace (sum_is_trace).
+  add(
+      [](const std::string& name) {
+        return matrix("LinalgEigvalsBenchmark", ops::tensors(1), {DType::kFloat32})(name).check(
+            sum_is_trace);
+      },
+      {{"linalg_eigvals", "linalg_eigvals"}});
+  // linalg_householder_product(geqrf(randn [M, N])): the reflectors and their tau.
+  add(matrix("LinalgHouseholderProductBenchmark",
+             [](const BuildContext& c, Args& a) {
+               auto [h, tau] = at::geqrf(ops::random(c, c.dims()));
+               a.t = {h, tau};
+             },
+             {DType::kFloat32}),
+      {{"linalg_householder_product", "linalg_householder_product"}});
+  // linalg_ldl_factor(A A^T + N I); linalg_ldl_factor_ex(A A^T + 0.1 I), FlagGems' two inputs.
+  add(matrix(
+          "LdlFactorBenchmark",
+          [](const BuildContext& c, Args& a) {
+            a.t = {positive_definite(c, static_cast<double>(c.dims().back()))};
+          },
+          kFloat32And64),
+      {{"linalg_ldl_factor", "linalg_ldl_factor"}});
+  add(matrix("LinalgLdlFactorExBenchmark",
+             [](const BuildContext& c, Args& a) { a.t = {positive_definite(c, 0.1)}; },
+             {DType::kFloat32}),
+      {{"linalg_ldl_factor_ex", "linalg_ldl_factor_ex"}});
+  // linalg_ldl_solve(LD, pivots, B [N, K]) of ldl_factor_ex(A A^T + N I): FlagGems' (N, K).
+  add(matrix(
+          "LinalgLdlSolveBenchmark",
+          [](const BuildContext& c, Args& a) {
+            auto d = c.dims();
+            auto [ld, pivots, info] = at::linalg_ldl_factor_ex(
+                positive_definite(c, {d[0], d[0]}, static_cast<double>(d[0])));
+            a.t = {ld, pivots, ops::random(c, {d[0], d[1]})};
+          },
+          kFloat32And64),
+      {{"linalg_ldl_solve", "linalg_ldl_solve"}});
+  out.back().shape_desc("N, K");
+  // linalg_lstsq(A, b of A's shape less its last dim, driver "gels").
+  add(matrix(
+          "LstsqBenchmark",
+          [](const BuildContext& c, Args& a) {
+            auto d = c.dims();
+            a.t = {ops::random(c, d), ops::random(c, std::vector<int64_t>(d.begin(), d.end() - 1))};
+          },
+          kFloat32And64),
+      {{"linalg_lstsq", "linalg_lstsq", kBase, {{"driver", "gels"}}}});
+  // SVDs of randn matrices: U is checked for orthonormal columns (orthonormal_columns).
+  auto svd = [](const char* key) -> ops::Prototype {
+    return [=](const std::string& name) {
+      return matrix(key, ops::tensors(1), {DType::kFloat32})(name)
+          .shape_desc("(*B), M, N")
+          .check(orthonormal_columns);
+    };
+  };
+  add(svd("LinalgSvdBenchmark"), {{"linalg_svd", "linalg_svd"}});
+  add(svd("svd"), {{"svd", "svd", kBase, {{"some", true}, {"compute_uv", true}}}});
+  // lu_unpack(linalg_lu_factor(randn [M, N])) on GenericBenchmark2DOnly's shapes.
+  add(matrix(
+          "GenericBenchmark2DOnly",
+          [](const BuildContext& c, Args& a) {
+            auto [lu, pivots] = at::linalg_lu_factor(ops::random(c, c.dims()));
+            a.t = {lu, pivots};
+          },
+          kFloat32And64),
+      {{"lu_unpack", "lu_unpack"}});
+  // ormqr(geqrf(randn [M, min(M, N)]), other [M, N]): FlagGems' OrmqrBenchmark (M, N).
+  add(matrix(
+          "OrmqrBenchmark",
+          [](const BuildContext& c, Args& a) {
+            auto d = c.dims();
+            auto [h, tau] = at::geqrf(ops::random(c, {d[0], std::min(d[0], d[1])}));
+            a.t = {h, tau, ops::random(c, d)};
+          },
+          kFloat32And64),
+      {{"ormqr", "ormqr"}});
   return out;
 }
 

@@ -1,11 +1,19 @@
 // Loss backward and out= ops by their ATen operators, with FlagGems' input_fn tensors (BCE's
 // probabilities in [1e-4, 1 - 1e-4] and 0/1 targets, soft margin's +-1 targets).
 #include <ATen/TensorOperators.h>
+#include <ATen/ops/arange.h>
+#include <ATen/ops/cat.h>
 #include <ATen/ops/clamp.h>
+#include <ATen/ops/ctc_loss.h>
+#include <ATen/ops/full.h>
 #include <ATen/ops/ones_like.h>
 #include <ATen/ops/rand.h>
 #include <ATen/ops/randint.h>
+#include <ATen/ops/randn.h>
 #include <ATen/ops/sigmoid.h>
+#include <ATen/ops/zeros.h>
+
+#include <algorithm>
 
 #include "ops/builders.h"
 #include "ops/derived_families.h"
@@ -67,6 +75,37 @@ std::vector<OpDef> loss_variant_ops() {
             .more_shapes(ops::generic_more_shapes());
       },
       {{"soft_margin_loss_backward", "soft_margin_loss_backward"}});
+  // ctc_loss(log_softmax(randn [T, N, C]), padded targets, lengths T, target lengths, blank 0,
+  // mean): FlagGems' (T, N, C, S) and its first (padded) target layout; row r's target is
+  // max(1, S - r % 5) labels (arange + r) % (C - 1) + 1. Its baseline computes half inputs in
+  // float32 and casts the loss back, as here.
+  out.push_back(
+      loss([](const BuildContext& c, Args& a) {
+        auto d = c.dims();
+        const int64_t t = d[0], n = d[1], classes = d[2], s = d[3];
+        auto longs = at::TensorOptions().dtype(at::kLong);
+        at::Tensor targets = at::zeros({n, s}, longs), lengths = at::zeros({n}, longs);
+        for (int64_t r = 0; r < n; ++r) {
+          const int64_t length = std::max<int64_t>(1, s - r % 5);
+          lengths[r] = length;
+          targets[r]
+              .slice(0, 0, length)
+              .copy_(at::arange(length, longs).add(r).remainder(classes - 1).add(1));
+        }
+        at::Tensor raw = at::randn({t, n, classes}, at::TensorOptions().dtype(at::kFloat));
+        a.t = {raw.log_softmax(-1).to(c.device, c.scalar_type()), targets.to(c.device),
+               at::full({n}, t, longs.device(c.device)), lengths.to(c.device)};
+      })("ctc_loss")
+          .shape_key("ctc_loss")
+          .shape_desc("T, N, C, S")
+          .dtypes({DType::kFloat32, DType::kFloat16})
+          .call([](Args& a) {
+            const at::ScalarType type = a.t[0].scalar_type();
+            at::Tensor log_probs =
+                type == at::kFloat || type == at::kDouble ? a.t[0] : a.t[0].to(at::kFloat);
+            return at::ctc_loss(log_probs, a.t[1], a.t[2], a.t[3]).to(type);
+          })
+          .aten({"aten::ctc_loss.Tensor", "aten::_ctc_loss"}));
   return out;
 }
 

@@ -2,6 +2,8 @@
 // its no_stats / out overloads) on NormBenchmark's (N, C, *), with FlagGems' input_fn arguments:
 // weight and bias of C (of shape[1:] for layer norm), zero mean / unit variance running stats,
 // training, momentum 0.1, eps 1e-5.
+#include <ATen/core/List.h>
+#include <ATen/ops/cudnn_batch_norm.h>
 #include <ATen/ops/empty.h>
 #include <ATen/ops/empty_like.h>
 #include <ATen/ops/native_layer_norm.h>
@@ -159,6 +161,92 @@ std::vector<OpDef> norm_variant_ops() {
           },
           {DType::kFloat32}),
       {{"weight_norm_interface_backward", "_weight_norm_interface_backward"}});
+  // Batch-norm backward kernels on the batch-norm entry shapes, with FlagGems' inputs: x and a
+  // gradient of its shape, weight of C, zero mean / unit variance running stats, float32
+  // save_mean ~ N(0, 1) and save_var |N(0, 1)| + 0.1, eps 1e-5, every gradient asked for.
+  auto stats_backward = [](const BuildContext& c, Args& a) {
+    auto d = c.dims();
+    const int64_t channels = d[1];
+    a.t = {ops::random(c, d),
+           ops::random(c, d),
+           ops::random(c, {channels}),
+           at::zeros({channels}, c.options()),
+           at::ones({channels}, c.options()),
+           ops::random_as(c, {channels}, at::kFloat),
+           ops::random_as(c, {channels}, at::kFloat).abs_().add_(0.1)};
+  };
+  const ops::ArgValue kEps{"eps", 1e-5};
+  // _batch_norm_impl_index_backward(0, x, grad, ..., train, eps, [True] * 3, empty uint8): the
+  // native implementation (index 0), as FlagGems exercises it.
+  add(
+      [=](const std::string& name) {
+        return batch_norm_entry(name).inputs([=](const BuildContext& c, Args& a) {
+          stats_backward(c, a);
+          a.i = {0};
+          a.t.push_back(at::empty({0}, c.options().dtype(at::kByte)));
+          a.f = {};
+        });
+      },
+      {{"batch_norm_impl_index_backward",
+        "_batch_norm_impl_index_backward",
+        ops::kBase,
+        {{"train", true}, kEps, {"output_mask", c10::List<bool>({true, true, true})}}}});
+  // miopen_batch_norm_backward(x, grad, weight, running stats, save stats, eps): ROCm's MIOpen
+  // kernel (ops/dismiss.yaml: none on CPU, and CUDA builds lack MIOpen).
+  add(
+      [=](const std::string& name) {
+        return batch_norm_entry(name).inputs([=](const BuildContext& c, Args& a) {
+          stats_backward(c, a);
+          a.f = {1e-5};
+        });
+      },
+      {{"miopen_batch_norm_backward", "miopen_batch_norm_backward"}});
+  // cudnn_batch_norm_backward(x, grad, weight, None, None, save_mean, save_var, eps, reserve)
+  // of cudnn_batch_norm's training forward, float32 (ops/dismiss.yaml: a CUDA kernel only).
+  // FlagGems' forward call passes (training, 1e-5, False) as (training, momentum, epsilon).
+  add(
+      [=](const std::string& name) {
+        return batch_norm_entry(name)
+            .dtypes({DType::kFloat32})
+            .inputs([](const BuildContext& c, Args& a) {
+              auto d = c.dims();
+              const int64_t channels = d[1];
+              at::Tensor x = ops::random(c, d), weight = ops::random(c, {channels});
+              auto [y, save_mean, save_var, reserve] = at::cudnn_batch_norm(
+                  x, weight, ops::random(c, {channels}), {}, {}, true, 1e-5, 0.0);
+              a.t = {x, ops::random(c, d), weight, save_mean, save_var, reserve};
+              a.f = {1e-5};
+            });
+      },
+      {{"cudnn_batch_norm_backward",
+        "cudnn_batch_norm_backward",
+        ops::kBase,
+        {{"running_mean", c10::IValue()}, {"running_var", c10::IValue()}}}});
+  // _fused_rms_norm(x [M, N], [N], weight [N]) and its backward (grad, x, [N], float32 rstd of
+  // x, weight, [True, True]) on GenericBenchmark2DOnly's shapes (the backward: ops/dismiss.yaml,
+  // a CUDA kernel only).
+  auto rms = [](bool backward) -> ops::Prototype {
+    return [=](const std::string& name) {
+      return norm([=](const BuildContext& c, Args& a) {
+               auto d = c.dims();
+               at::Tensor x = ops::random(c, d), weight = ops::random(c, {d[1]});
+               a.lists = {{d[1]}};
+               if (!backward) {
+                 a.t = {x, weight};
+                 return;
+               }
+               at::Tensor rstd = x.to(at::kFloat).pow(2).mean(-1).add(1e-5).rsqrt();
+               a.t = {ops::random(c, d), x, rstd, weight};
+             })(name)
+          .shape_keys({"GenericBenchmark2DOnly"})
+          .shape_desc("M, N");
+    };
+  };
+  add(rms(false), {{"fused_rms_norm", "_fused_rms_norm"}});
+  add(rms(true), {{"fused_rms_norm_backward",
+                   "_fused_rms_norm_backward",
+                   ops::kBase,
+                   {{"output_mask", c10::List<bool>({true, true})}}}});
   return out;
 }
 

@@ -1,7 +1,12 @@
 // Pooling by its ATen operators on the shapes FlagGems' pooling benchmarks list in code (keyed
 // by their class in shapes/core.yaml), with their common case: kernel 3, stride 2, padding 1.
 #include <ATen/ops/adaptive_max_pool2d.h>
+#include <ATen/ops/adaptive_max_pool3d.h>
+#include <ATen/ops/fractional_max_pool2d.h>
 #include <ATen/ops/max_pool2d_with_indices.h>
+#include <ATen/ops/max_pool3d_with_indices.h>
+#include <ATen/ops/ones_like.h>
+#include <ATen/ops/rand.h>
 
 #include "ops/builders.h"
 #include "ops/derived_families.h"
@@ -107,6 +112,72 @@ std::vector<OpDef> pooling_ops() {
              a.lists = {{d[2], d[3]}};
            }),
       {{"max_unpool2d", "max_unpool2d"}});
+  // max_unpool3d of max_pool3d(x, 2, stride 2) values and indices back to (D, H, W), stride 2,
+  // padding 0 (FlagGems' MaxUnpool3dBenchmark).
+  add(pool("MaxUnpool3dBenchmark", "N, C, D, H, W",
+           [](const BuildContext& c, Args& a) {
+             auto d = c.dims();
+             auto [values, where] =
+                 at::max_pool3d_with_indices(ops::random(c, d), {2, 2, 2}, {2, 2, 2});
+             a.t = {values, where};
+             a.lists = {{d[2], d[3], d[4]}, {2, 2, 2}, {0, 0, 0}};
+           }),
+      {{"max_unpool3d", "max_unpool3d"}});
+  // adaptive_max_pool3d_backward(ones, x, indices) of adaptive_max_pool3d(x) to (D, H, W) / 2.
+  add(pool("AdaptiveMaxPool3dBackwardBenchmark", "N, C, D, H, W",
+           [](const BuildContext& c, Args& a) {
+             auto d = c.dims();
+             at::Tensor x = ops::random(c, d);
+             auto [values, where] = at::adaptive_max_pool3d(x, {d[2] / 2, d[3] / 2, d[4] / 2});
+             a.t = {at::ones_like(values), x, where};
+           }),
+      {{"adaptive_max_pool3d_backward", "adaptive_max_pool3d_backward"}});
+  // max_pool{2,3}d_with_indices_backward(grad, x, kernel 3, stride 2, padding 1, dilation 1,
+  // ceil_mode False, indices) with the indices of ATen's forward, as FlagGems' baseline uses.
+  auto max_pool_backward = [](int spatial) -> BuildFn {
+    return [spatial](const BuildContext& c, Args& a) {
+      at::Tensor x = ops::random(c, c.dims());
+      const std::vector<int64_t> k(spatial, 3), s(spatial, 2), p(spatial, 1);
+      auto [values, where] = spatial == 2 ? at::max_pool2d_with_indices(x, k, s, p)
+                                          : at::max_pool3d_with_indices(x, k, s, p);
+      a.t = {ops::random(c, values.sizes()), x, where};
+    };
+  };
+  auto with_dilation = [](int spatial) {
+    std::vector<ArgValue> args = window(spatial);
+    args.push_back({"dilation", std::vector<int64_t>(spatial, 1)});
+    args.push_back({"ceil_mode", false});
+    return args;
+  };
+  add(pool("MaxPool2dBenchmark", "N, C, H, W", max_pool_backward(2)),
+      {{"max_pool2d_with_indices_backward", "max_pool2d_with_indices_backward", kBase,
+        with_dilation(2)}});
+  add(pool("MaxPool3dBenchmark", "N, C, D, H, W", max_pool_backward(3)),
+      {{"max_pool3d_with_indices_backward", "max_pool3d_with_indices_backward", kBase,
+        with_dilation(3)}});
+  // fractional_max_pool2d(x, kernel 2, (H / 2, W / 2), samples): F.fractional_max_pool2d draws
+  // the samples [N, C, 2] in [0, 1) in its call; here they are an input, which makes the result
+  // deterministic and comparable. The backward takes the forward's indices.
+  auto fractional = [](bool backward) -> BuildFn {
+    return [backward](const BuildContext& c, Args& a) {
+      auto d = c.dims();
+      at::Tensor x = ops::random(c, d);
+      // Multiples of 1/8, so that a window's start (i + u) * alpha is the same in half precision
+      // as in the float64 reference for these outputs (alpha = 2 or 2.5 here).
+      at::Tensor samples = at::rand({d[0], d[1], 2}, c.options()).mul_(8).floor_().div_(8);
+      a.lists = {{2, 2}, {d[2] / 2, d[3] / 2}};
+      if (!backward) {
+        a.t = {x, samples};
+        return;
+      }
+      auto [values, where] = at::fractional_max_pool2d(x, {2, 2}, {d[2] / 2, d[3] / 2}, samples);
+      a.t = {ops::random(c, values.sizes()), x, where};
+    };
+  };
+  add(pool("FractionalMaxPool2dBenchmark", "N, C, H, W", fractional(false)),
+      {{"fractional_max_pool2d", "fractional_max_pool2d"}});
+  add(pool("FractionalMaxPool2dBenchmark", "N, C, H, W", fractional(true)),
+      {{"fractional_max_pool2d_backward", "fractional_max_pool2d_backward"}});
   return out;
 }
 

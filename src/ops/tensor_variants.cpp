@@ -1,7 +1,14 @@
 // Views, copies and shape ops by their ATen names, one row each, with FlagGems' input_fn
 // arguments (view_copy's (-1,), unfold's dimension 0 / size 4 / step 2, chunk's 3 chunks...).
+#include <ATen/ops/_nested_view_from_buffer_copy.h>
+#include <ATen/ops/cat.h>
+#include <ATen/ops/empty.h>
 #include <ATen/ops/imag.h>
+#include <ATen/ops/ones.h>
 #include <ATen/ops/randint.h>
+#include <ATen/ops/tensor.h>
+#include <ATen/ops/zeros.h>
+#include <fmt/format.h>
 
 #include "ops/builders.h"
 #include "ops/derived_families.h"
@@ -440,6 +447,123 @@ std::vector<OpDef> tensor_variant_ops() {
               a.i = {d[d.size() - 3], size, step};
             }),
       {{"unfold_backward", "unfold_backward"}});
+  // _chunk_cat([x], dim 0, 2 chunks): FlagGems' first of its two chunk counts.
+  add(
+      [](const std::string& name) {
+        return tensor_op(name, ops::tensors(1), kFloatDTypes)
+            .shape_key("ChunkCatBenchmark")
+            .shape_desc("input shape")
+            .inputs([](const BuildContext& c, Args& a) {
+              a.t = {ops::random(c, c.dims())};
+              a.i = {0, 2};
+            });
+      },
+      {{"chunk_cat", "_chunk_cat"}});
+  // _compute_linear_combination(x [N, K], coefficients [M, N]) on the (M, N, K) shapes of
+  // GenericBenchmark and FlagGems' MNK list (it skips shapes of another rank).
+  add(
+      [](const std::string& name) {
+        return tensor_op(
+                   name,
+                   [](const BuildContext& c, Args& a) {
+                     auto d = c.dims();
+                     a.t = {ops::random(c, {d[1], d[2]}), ops::random(c, {d[0], d[1]})};
+                   },
+                   kFloatDTypes)
+            .shape_keys({"ComputeLinearCombinationBenchmark", "GenericBenchmark"})
+            .shape_desc("M, N, K")
+            .more_shapes({{64, 64, 64}, {128, 256, 512}, {256, 512, 1024}, {8, 1024, 4096}})
+            .skip_shapes([](const Shape& shape) -> std::string {
+              return shape.items.size() == 3 ? "" : "FlagGems takes (M, N, K) shapes only";
+            })
+            .tolerance(4);
+      },
+      {{"compute_linear_combination", "_compute_linear_combination", kBase | kOut}});
+  // _jagged_to_padded_dense_forward(values [total], [offsets], [max_length], 0.0): B sequences
+  // of lengths drawn in [1, max_length].
+  add(
+      [](const std::string& name) {
+        return tensor_op(
+                   name,
+                   [](const BuildContext& c, Args& a) {
+                     auto d = c.dims();
+                     at::Tensor lengths = at::randint(1, d[1] + 1, {d[0]}, at::kLong);
+                     at::Tensor offsets = at::cat({at::zeros({1}, at::kLong), lengths.cumsum(0)});
+                     const int64_t total = offsets[-1].item<int64_t>();
+                     a.t = {ops::random(c, {total}), offsets.to(c.device)};
+                     a.lists = {{d[1]}};
+                     a.f = {0.0};
+                   },
+                   kFloatDTypes)
+            .shape_key("JaggedToPaddedDenseForwardBenchmark")
+            .shape_desc("B, max_length");
+      },
+      {{"jagged_to_padded_dense_forward", "_jagged_to_padded_dense_forward"}});
+  // _functional_sym_constrain_range(5, 1, 10, dep_token) and the _for_size form: FlagGems'
+  // values, a dep_token of GenericBenchmark's shape.
+  add(generic([](const BuildContext& c, Args& a) {
+        a.t = {ops::random(c, c.dims())};
+        a.i = {5, 1, 10};
+      }),
+      {
+          {"functional_sym_constrain_range", "_functional_sym_constrain_range"},
+          {"functional_sym_constrain_range_for_size", "_functional_sym_constrain_range_for_size"},
+      });
+  // _functional_assert_async.msg(ones, message, empty dep_token) on FlagGems' one-element shapes
+  // (ops/dismiss.yaml: a CPU kernel only).
+  add(
+      [](const std::string& name) {
+        return tensor_op(name,
+                         [](const BuildContext& c, Args& a) {
+                           a.t = {at::ones(c.dims(), c.options()), at::empty({0}, c.options())};
+                         },
+                         {DType::kInt32, DType::kFloat32, DType::kFloat16})
+            .shape_key("FunctionalAssertAsyncBenchmark")
+            .shape_desc("shape of the one-element tensor")
+            .host_sync();
+      },
+      {{"functional_assert_async",
+        "_functional_assert_async.msg",
+        kBase,
+        {{"assert_msg", "Benchmark functional_assert_async"}}}});
+  // _nested_view_from_buffer_copy(buffer, sizes [[L_i]], strides [[1]], offsets): a nested
+  // tensor of three 1-D components laid end to end from offset 0, FlagGems' (buffer size, L_1,
+  // L_2, L_3). The result is nested, so it is checked component by component against the
+  // buffer's slices rather than through the dense float64 reference.
+  out.push_back(tensor_op(
+                    "nested_view_from_buffer_copy",
+                    [](const BuildContext& c, Args& a) {
+                      auto d = c.dims();
+                      // The nested sizes, strides and offsets are host metadata of the result.
+                      auto longs = at::TensorOptions().dtype(at::kLong);
+                      std::vector<int64_t> sizes(d.begin() + 1, d.end()), offsets = {0};
+                      for (size_t k = 0; k + 1 < sizes.size(); ++k) {
+                        offsets.push_back(offsets.back() + sizes[k]);
+                      }
+                      a.t = {ops::random(c, {d[0]}), at::tensor(sizes, longs).view({-1, 1}),
+                             at::ones({static_cast<int64_t>(sizes.size()), 1}, longs),
+                             at::tensor(offsets, longs)};
+                    },
+                    kFloatDTypes)
+                    .shape_key("NestedViewFromBufferCopyBenchmark")
+                    .shape_desc("buffer size, component lengths")
+                    .call([](Args& a) {
+                      return at::_nested_view_from_buffer_copy(a.t[0], a.t[1], a.t[2], a.t[3]);
+                    })
+                    .flops({})
+                    .check([](const Args& a, const at::Tensor& nested) -> std::string {
+                      auto parts = nested.unbind();
+                      at::Tensor offsets = a.t[3].cpu(), sizes = a.t[1].cpu();
+                      for (size_t k = 0; k < parts.size(); ++k) {
+                        const int64_t start = offsets[k].item<int64_t>();
+                        const int64_t length = sizes[k][0].item<int64_t>();
+                        if (!parts[k].cpu().equal(a.t[0].cpu().slice(0, start, start + length))) {
+                          return fmt::format("component {} differs from the buffer's slice", k);
+                        }
+                      }
+                      return "";
+                    })
+                    .aten({"aten::_nested_view_from_buffer_copy"}));
   return out;
 }
 

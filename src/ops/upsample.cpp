@@ -1,6 +1,11 @@
 // Upsampling by its ATen operators on UpsampleBenchmark's (N, C, H, W), with FlagGems' input_fn
 // geometry: 1-D ops upsample (N, C, H * W) to twice its length, 3-D ops (N, C, 4, H / 4, W / 4)
 // to twice each dim, 2-D ops (N, C, H, W) to (2H, 2W); align_corners False.
+#include <ATen/core/List.h>
+#include <ATen/ops/rand.h>
+
+#include <algorithm>
+
 #include "ops/builders.h"
 #include "ops/derived_families.h"
 #include "ops/variants.h"
@@ -126,6 +131,101 @@ std::vector<OpDef> upsample_ops() {
           },
           "Col2ImBenchmark"),
       {{"col2im", "col2im"}});
+  // _upsample_{bilinear,bicubic}2d_aa_backward(grad [N, C, Ho, Wo], (Ho, Wo), (N, C, Hi, Wi),
+  // align_corners False): FlagGems' (N, C, Hi, Wi, Ho, Wo) configurations, one list for both.
+  add(
+      [](const std::string& name) {
+        return upsample(
+                   [](const BuildContext& c, Args& a) {
+                     auto d = c.dims();
+                     a.t = {ops::random(c, {d[0], d[1], d[4], d[5]})};
+                     a.lists = {{d[4], d[5]}, {d[0], d[1], d[2], d[3]}};
+                   },
+                   "UpsampleAaBackwardBenchmark")(name)
+            .shape_desc("N, C, H_in, W_in, H_out, W_out")
+            .dtypes({DType::kFloat32, DType::kFloat16, DType::kBFloat16});
+      },
+      {
+          {"upsample_bilinear2d_aa_backward",
+           "_upsample_bilinear2d_aa_backward",
+           kBase,
+           {kNoAlign}},
+          {"upsample_bicubic2d_aa_backward", "_upsample_bicubic2d_aa_backward", kBase, {kNoAlign}},
+      });
+  // upsample_linear1d_backward(grad [n, c, w / 2], (w / 2), (n, c, w), False, 0.5): Benchmark's
+  // shapes as (1, 1, w), (1, m, w) or (n, c, w), FlagGems' first scale (0.5); it skips a case
+  // whose n * c * w reaches 2^30.
+  add(
+      [](const std::string& name) {
+        return upsample(
+                   [](const BuildContext& c, Args& a) {
+                     auto d = c.dims();
+                     while (d.size() < 3) d.insert(d.begin(), 1);
+                     const int64_t w_out = std::max<int64_t>(1, d[2] / 2);
+                     a.t = {ops::random(c, {d[0], d[1], w_out})};
+                     a.lists = {{w_out}, d};
+                   },
+                   "UpsampleLinear1dBackwardBenchmark")(name)
+            .shape_keys({"UpsampleLinear1dBackwardBenchmark", "Benchmark"})
+            .shape_desc("(N), (C), W")
+            .more_shapes({{512 * 1024 * 1024},
+                          {512, 1024, 1024},
+                          {4, 16, 16},
+                          {4, 16, 64},
+                          {4, 16, 256},
+                          {4, 16, 1024},
+                          {4, 16, 4096},
+                          {16, 64},
+                          {16, 256},
+                          {16, 1024},
+                          {16, 4096},
+                          {16, 16384}})
+            .skip_shapes([](const Shape& shape) -> std::string {
+              if (!shape.is_flat()) return "";
+              int64_t n = 1;
+              for (int64_t v : shape.dims("upsample_linear1d_backward")) n *= v;
+              return n >= (int64_t{1} << 30) ? "FlagGems skips n * c * w >= 2^30" : "";
+            });
+      },
+      {{"upsample_linear1d_backward",
+        "upsample_linear1d_backward",
+        kBase,
+        {kNoAlign, {"scales", 0.5}}}});
+  // grid_sampler_3d_backward(grad [N, C, oD, oH, oW], x [N, C, iD, iH, iW], grid U(-1, 1),
+  // bilinear, zeros, align_corners True, [True, True]): FlagGems' (N, C, iD, iH, iW, oD, oH, oW).
+  add(
+      [](const std::string& name) {
+        return upsample(
+                   [](const BuildContext& c, Args& a) {
+                     auto d = c.dims();
+                     a.t = {ops::random(c, {d[0], d[1], d[5], d[6], d[7]}),
+                            ops::random(c, {d[0], d[1], d[2], d[3], d[4]}),
+                            at::rand({d[0], d[5], d[6], d[7], 3}, c.options()).mul_(2).sub_(1)};
+                     a.i = {0, 0};
+                   },
+                   "GridSampler3dBackwardBenchmark")(name)
+            .shape_desc("N, C, iD, iH, iW, oD, oH, oW")
+            .dtypes({DType::kFloat32})
+            .tolerance(4);
+      },
+      {{"grid_sampler_3d_backward",
+        "grid_sampler_3d_backward",
+        kBase,
+        {{"align_corners", true}, {"output_mask", c10::List<bool>({true, true})}}}});
+  // affine_grid_generator(theta [N, 2, 3], [N, 3, H, W], align_corners False).
+  add(
+      [](const std::string& name) {
+        return upsample(
+                   [](const BuildContext& c, Args& a) {
+                     auto d = c.dims();
+                     a.t = {ops::random(c, {d[0], 2, 3})};
+                     a.lists = {{d[0], 3, d[1], d[2]}};
+                   },
+                   "AffineGridBenchmark")(name)
+            .shape_desc("N, H, W")
+            .dtypes({DType::kFloat32});
+      },
+      {{"affine_grid_generator", "affine_grid_generator", kBase, {kNoAlign}}});
   return out;
 }
 
