@@ -61,9 +61,10 @@ void check_selftest_delay(const TimerPlan& plan, double fraction, const std::str
         fraction, backend_name);
   }
   if (plan.primary != Timer::kGraph) {
-    throw_usage("--selftest-delay: {} delays graph-timed rows, but the timer is {} (accepted: "
-                "--timer graph or auto)",
-                fraction, to_string(plan.primary));
+    throw_usage(
+        "--selftest-delay: {} delays graph-timed rows, but the timer is {} (accepted: "
+        "--timer graph or auto)",
+        fraction, to_string(plan.primary));
   }
 }
 

@@ -38,9 +38,9 @@ int calibrate(const CalibrateArgs& args) {
 }  // namespace
 
 void add_calibrate_command(CLI::App& app, CommandAction& action) {
-  auto* cmd = app.add_subcommand(
-      "calibrate",
-      "Learn the run-to-run drift of two or more screens of one build (A/A) for compare's verdicts");
+  auto* cmd = app.add_subcommand("calibrate",
+                                 "Learn the run-to-run drift of two or more screens of one build "
+                                 "(A/A) for compare's verdicts");
   auto args = std::make_shared<CalibrateArgs>();
   cmd->add_option("screens", args->screens, "run or batch directories of one build and caliber")
       ->required();

@@ -241,7 +241,8 @@ Knobs resolve_knobs(const FlagValues& flags, const EnvLookup& env,
   }
   if (knobs.sources["policy"] == "default") {
     for (const char* sizing : {"rep_ms", "warmup_ms"}) {
-      if (auto it = knobs.sources.find(sizing); it != knobs.sources.end() && it->second != "default") {
+      if (auto it = knobs.sources.find(sizing);
+          it != knobs.sources.end() && it->second != "default") {
         knobs.policy = SamplePolicy::kFixed;
         knobs.sources["policy"] = it->second;
         break;

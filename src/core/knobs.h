@@ -51,7 +51,8 @@ struct Knobs {
   // Cold cache: how the flush empties the cache (write, read, write_read; caliber_options.h).
   FlushMethod flush_method = kDefaultFlushMethod;
   // Selftest: every graph-timed row is made slower on the device by this fraction of its own
-  // time (0.05: 5%), to measure how often compare finds a known regression (docs/measurement.md).
+  // time (0.05: 5%), to measure how often compare finds a known regression (docs/results.md, issue
+  // 19).
   double selftest_delay = 0;
   TunerMode tuner = TunerMode::kOff;
   std::string tuner_file;

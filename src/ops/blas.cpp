@@ -403,7 +403,9 @@ std::vector<OpDef> blas_ops() {
             .inputs([out](const BuildContext& c, Args& a) {
               auto d = c.dims();
               const int64_t b = d[0], m = d[1], n = d[2], k = d[3];
-              at::Tensor dense = ops::random(c, {b, m, n});
+              // Nonzero values: a batched CSR needs the same number of stored elements in every
+              // batch, and an exact zero where the mask keeps one would drop it from its batch.
+              at::Tensor dense = ops::random(c, {b, m, n}).abs_().add_(0.125);
               at::Tensor mask = at::rand({m, n}, c.options().dtype(at::kFloat)).gt(0.9);
               at::Tensor csr = (dense * mask).contiguous().to_sparse_csr();
               a.t = {csr, ops::random(c, {b, m, k}), ops::random(c, {b, k, n})};
@@ -419,7 +421,8 @@ std::vector<OpDef> blas_ops() {
             .tolerance(4));
   }
   // _sparse_semi_structured_mm(A's kept half, its CUTLASS metadata, B [128, N]) for A [M, 128]
-  // with two of every four elements kept (2:4 sparsity), FlagGems' (M, N) with its K = 128.
+  // with two of every four elements kept (2:4 sparsity; one of every two for float32, the pattern
+  // ATen's compression takes for 4-byte types), FlagGems' (M, N) with its K = 128.
   // FlagGems times its own op on a dense A and a random bool mask (its baseline is itself);
   // ATen's kernel takes the compressed form _to_sparse_semi_structured makes (ops/dismiss.yaml:
   // both have CUDA kernels only).
@@ -430,7 +433,10 @@ std::vector<OpDef> blas_ops() {
           .shape_desc("M, N")
           .inputs([](const BuildContext& c, Args& a) {
             auto d = c.dims();
-            at::Tensor keep = at::arange(128, c.options().dtype(at::kLong)).remainder(4).lt(2);
+            const bool wide = c.scalar_type() == at::kFloat;
+            at::Tensor keep = at::arange(128, c.options().dtype(at::kLong))
+                                  .remainder(wide ? 2 : 4)
+                                  .lt(wide ? 1 : 2);
             at::Tensor dense = ops::random(c, {d[0], 128}) * keep;
             auto [kept, meta] = at::_to_sparse_semi_structured(dense);
             a.t = {kept, meta, ops::random(c, {128, d[1]})};

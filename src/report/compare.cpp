@@ -44,8 +44,9 @@ SampleComparison judge(const ResultRow& a, const ResultRow& b, const CompareOpti
   }
   VerdictOptions verdict = options.verdict;
   if (options.calibration) {
-    verdict.min_effect = std::max(
-        verdict.min_effect, options.calibration->band_for(row_key(a, occurrence), a.timer_used, median_of(a)));
+    verdict.min_effect =
+        std::max(verdict.min_effect,
+                 options.calibration->band_for(row_key(a, occurrence), a.timer_used, median_of(a)));
   }
   SampleComparison out = compare_samples(sa, sb, verdict, seed_for(key));
   // A per-shape fallback (graph -> direct) changes what a sample is; the gate only sees the
@@ -115,9 +116,10 @@ void resolve_calibration(CompareOptions& options, const RunCollection& a) {
     options.calibration_source = options.calibration_choice;
     if (id != nullptr) {
       if (std::string why = calibration_mismatch(*options.calibration, *id); !why.empty()) {
-        throw_usage("--calibration: {} was measured with {} (accepted: a calibration of the "
-                    "runs' device model, policy and timer, or none)",
-                    options.calibration_choice, why);
+        throw_usage(
+            "--calibration: {} was measured with {} (accepted: a calibration of the "
+            "runs' device model, policy and timer, or none)",
+            options.calibration_choice, why);
       }
     }
     return;

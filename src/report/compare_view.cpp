@@ -57,11 +57,11 @@ TextTable::Tint tint_of(const RowComparison& r) {
 
 const std::vector<std::string>& compare_columns() {
   static const std::vector<std::string> columns = {
-      "op",           "family",       "dtype",   "shape",           "provider",    "occurrence",
-      "verdict",      "speedup",      "ci_low",  "ci_high",         "band",
-      "a_median_ms", "b_median_ms",
-      "a_samples",    "b_samples",    "a_noise", "b_noise",         "a_status",    "b_status",
-      "a_timer_used", "b_timer_used", "reason",  "allowed_mismatch"};
+      "op",           "family",      "dtype",           "shape",     "provider",
+      "occurrence",   "verdict",     "speedup",         "ci_low",    "ci_high",
+      "band",         "a_median_ms", "b_median_ms",     "a_samples", "b_samples",
+      "a_noise",      "b_noise",     "a_status",        "b_status",  "a_timer_used",
+      "b_timer_used", "reason",      "allowed_mismatch"};
   return columns;
 }
 
@@ -114,7 +114,8 @@ std::string calibration_text(const Comparison& c) {
   const auto& cal = c.options.calibration;
   if (!cal) {
     std::string note = c.options.calibration_note.empty() ? "" : c.options.calibration_note + "; ";
-    return note + "not calibrated: each row's band is the minimum effect alone, and the rate of false "
+    return note +
+           "not calibrated: each row's band is the minimum effect alone, and the rate of false "
            "FAST/SLOW between two screens of one build is unknown (caliber calibrate A1 A2 -o "
            "FILE, then --calibration FILE)\n";
   }

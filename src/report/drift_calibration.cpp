@@ -9,10 +9,10 @@
 #include <nlohmann/json.hpp>
 
 #include "core/atomic_file.h"
+#include "core/choice.h"
 #include "core/data_paths.h"
 #include "core/error.h"
 #include "core/stats.h"
-#include "core/choice.h"
 #include "report/compare.h"
 
 namespace caliber {
@@ -46,15 +46,17 @@ void check_same_caliber(const std::vector<RunCollection>& screens) {
   for (const auto& s : screens) {
     const RunIdentity* id = s.any_identity();
     if (first == nullptr || id == nullptr) {
-      throw_usage("calibrate: {} has no run_identity.json (accepted: run or batch directories "
-                  "caliber wrote)",
-                  (id == nullptr ? s : screens.front()).root);
+      throw_usage(
+          "calibrate: {} has no run_identity.json (accepted: run or batch directories "
+          "caliber wrote)",
+          (id == nullptr ? s : screens.front()).root);
     }
     auto diff = identity_differences(*first, *id, number_changing_fields());
     if (!diff.empty()) {
-      throw_usage("calibrate: {} and {} differ in {} (accepted: screens of one caliber, as an "
-                  "A/A pair is)",
-                  screens.front().root, s.root, fmt::join(diff, ", "));
+      throw_usage(
+          "calibrate: {} and {} differ in {} (accepted: screens of one caliber, as an "
+          "A/A pair is)",
+          screens.front().root, s.root, fmt::join(diff, ", "));
     }
   }
 }
@@ -135,15 +137,16 @@ DriftCalibration calibrate_drift(const std::vector<RunCollection>& screens,
           ++uncalibrated_false;
         }
         double median_ms = r.a->median_ms > 0 ? r.a->median_ms : r.a->latency_ms;
-        judged.push_back({row_key(*r.a, r.occurrence), r.a->timer_used,
-                          latency_decade(median_ms), r.stats});
+        judged.push_back(
+            {row_key(*r.a, r.occurrence), r.a->timer_used, latency_decade(median_ms), r.stats});
       }
     }
   }
   cal.rows = judged.size();
   if (judged.empty()) {
-    throw_usage("calibrate: the screens share no measured rows with samples (accepted: screens "
-                "of the same ops, written as results.jsonl)");
+    throw_usage(
+        "calibrate: the screens share no measured rows with samples (accepted: screens "
+        "of the same ops, written as results.jsonl)");
   }
 
   std::map<std::string, std::vector<const Judged*>> by_class;
@@ -188,7 +191,8 @@ DriftCalibration calibrate_drift(const std::vector<RunCollection>& screens,
 json to_json(const DriftCalibration& c) {
   json classes = json::array();
   for (const auto& k : c.classes) {
-    classes.push_back({{"timer", k.timer}, {"decade", k.decade}, {"rows", k.rows}, {"band", k.band}});
+    classes.push_back(
+        {{"timer", k.timer}, {"decade", k.decade}, {"rows", k.rows}, {"band", k.band}});
   }
   return {{"kind", "caliber A/A drift calibration"},
           {"device_model", c.device_model},

@@ -116,8 +116,8 @@ SampleComparison compare_samples(const std::vector<double>& a, const std::vector
   } else if (out.ci_low >= slower && out.ci_high <= faster) {
     out.verdict = Verdict::kSame;
   } else {
-    out.reason = fmt::format("interval [{:.4f}, {:.4f}] straddles the {:.1f}% band",
-                             out.ci_low, out.ci_high, 100 * options.min_effect);
+    out.reason = fmt::format("interval [{:.4f}, {:.4f}] straddles the {:.1f}% band", out.ci_low,
+                             out.ci_high, 100 * options.min_effect);
   }
   return out;
 }

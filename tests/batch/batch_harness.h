@@ -3,11 +3,11 @@
 // Runs the real `caliber batch` in a temporary directory, with the fake child of data/ standing
 // in for `caliber run` (or the real binary, for the selftest suite), and reads what it left.
 
-#include <algorithm>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>

@@ -166,12 +166,12 @@ TEST_F(DriftCalibrationTest, RoundTripsThroughJsonAndWidensRowsThatDrifted) {
   EXPECT_EQ(back.row_needs.size(), cal.row_needs.size());
   EXPECT_DOUBLE_EQ(back.in_sample_rate, cal.in_sample_rate);
   ASSERT_FALSE(cal.row_needs.empty());
-  const auto& [key, need] = *std::max_element(
-      cal.row_needs.begin(), cal.row_needs.end(),
-      [](const auto& x, const auto& y) { return x.second < y.second; });
-  EXPECT_DOUBLE_EQ(cal.band_for(key, "graph", 0.020),
-                   std::max(cal.band_for("unseen", "graph", 0.020),
-                            DriftCalibration::kRowSafety * need));
+  const auto& [key, need] =
+      *std::max_element(cal.row_needs.begin(), cal.row_needs.end(),
+                        [](const auto& x, const auto& y) { return x.second < y.second; });
+  EXPECT_DOUBLE_EQ(
+      cal.band_for(key, "graph", 0.020),
+      std::max(cal.band_for("unseen", "graph", 0.020), DriftCalibration::kRowSafety * need));
 }
 
 TEST_F(DriftCalibrationTest, RefusesOneScreenAndACalibrationOfAnotherDevice) {
