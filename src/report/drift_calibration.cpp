@@ -167,10 +167,17 @@ DriftCalibration calibrate_drift(const std::vector<RunCollection>& screens,
     cal.classes.push_back({members.front()->timer, members.front()->decade, members.size(),
                            std::max({quantile_band, model_band, 0.0})});
   }
-  // Rows whose own need the class band already covers add nothing; keeping only the others
+  // Rows whose widened need the class band already covers add nothing; keeping only the others
   // keeps the file small.
+  std::map<std::string, double> class_band_of_row;
+  for (const auto& j : judged) {
+    for (const auto& c : cal.classes) {
+      if (c.timer == j.timer && c.decade == j.decade) class_band_of_row[j.key] = c.band;
+    }
+  }
   for (auto it = cal.row_needs.begin(); it != cal.row_needs.end();) {
-    it = it->second > 0 ? std::next(it) : cal.row_needs.erase(it);
+    bool covered = DriftCalibration::kRowSafety * it->second <= class_band_of_row[it->first];
+    it = covered ? cal.row_needs.erase(it) : std::next(it);
   }
 
   size_t calibrated_false = 0;

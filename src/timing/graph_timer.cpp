@@ -18,12 +18,12 @@ int calls_per_graph(const TimerContext& ctx, double per_call_ms) {
   return static_cast<int>(std::clamp(calls, 1.0, static_cast<double>(graph.max_calls_per_graph)));
 }
 
-std::unique_ptr<CapturedGraph> capture(const TimerContext& ctx, int calls) {
+std::unique_ptr<CapturedGraph> capture(const TimerContext& ctx, const Call& call, int calls) {
   // The guard restores the generator when this scope ends, whether the capture succeeded or not;
   // a successful graph keeps the throwaway state it captured with.
   std::unique_ptr<ScopedRngGuard> rng_guard;
   if (ctx.plan.rng_guard) rng_guard = ctx.api.rng_guard();
-  return ctx.api.capture(ctx.call, calls);
+  return ctx.api.capture(call, calls);
 }
 
 Measurement measure_graph(const TimerContext& ctx, CapturedGraph& graph, int calls,
@@ -49,12 +49,7 @@ Measurement measure_delayed(const TimerContext& ctx, const Measurement& undelaye
     for (int i = 0; i < calls; ++i) call();
     api.delay(delay_us * calls);
   };
-  std::unique_ptr<CapturedGraph> graph;
-  {
-    std::unique_ptr<ScopedRngGuard> rng_guard;
-    if (ctx.plan.rng_guard) rng_guard = api.rng_guard();
-    graph = api.capture(delayed, 1);
-  }
+  std::unique_ptr<CapturedGraph> graph = capture(ctx, delayed, 1);
   Measurement m = measure_graph(ctx, *graph, calls, before);
   m.selftest_delay_us = delay_us;
   if (undelayed.median_ms > 0) m.selftest_slowdown = m.median_ms / undelayed.median_ms - 1;
@@ -79,7 +74,7 @@ TimerResult time_graph(const TimerContext& ctx) {
   std::unique_ptr<CapturedGraph> graph;
   const double capture_start_ms = ctx.api.host_now_ms();
   try {
-    graph = capture(ctx, calls);
+    graph = capture(ctx, ctx.call, calls);
   } catch (const DeviceError& e) {
     return graph_failure_verdict(ctx, e.phase(), e);
   } catch (const std::exception& e) {
