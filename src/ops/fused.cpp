@@ -4,9 +4,11 @@
 // reference (or, for the TransformerEngine marks, TE's kernel) computes, call for call, on the
 // same inputs; the float64 reference of --verify runs the same composite. Each sits in the family
 // its inputs fit: two operands (binary), one split in halves (unary), residual norms (norm).
+#include <ATen/TensorIndexing.h>
 #include <ATen/TensorOperators.h>
 #include <ATen/core/Tensor.h>
 #include <ATen/ops/_softmax_backward_data.h>
+#include <ATen/ops/arange.h>
 #include <ATen/ops/cat.h>
 #include <ATen/ops/clamp.h>
 #include <ATen/ops/cumsum.h>
@@ -17,8 +19,12 @@
 #include <ATen/ops/layer_norm.h>
 #include <ATen/ops/matmul.h>
 #include <ATen/ops/mul.h>
+#include <ATen/ops/outer.h>
+#include <ATen/ops/pow.h>
 #include <ATen/ops/rand.h>
 #include <ATen/ops/relu.h>
+#include <ATen/ops/repeat_interleave.h>
+#include <ATen/ops/rms_norm.h>
 #include <ATen/ops/rsqrt.h>
 #include <ATen/ops/silu.h>
 #include <ATen/ops/silu_backward.h>
@@ -178,6 +184,78 @@ OpDef scaled_softmax(const std::string& name, bool backward) {
       .flops(ops::input_numel);
 }
 
+// test_te_rmsnorm.py on 2-D (M, N): x, weight of N; the backward's input_fn adds dz and the
+// float32 rsigma of x (its forward's), eps 1e-5. TE computes in float32 and returns the input's
+// dtype; result[0] is the normalised x (forward) or dx (backward).
+OpDef te_rmsnorm(const std::string& name, bool backward) {
+  return OpDef(name)
+      .family(Family::kNorm)
+      .shape_keys({"GenericBenchmark2DOnly", "GenericBenchmark"})
+      .shape_desc("M, N")
+      .more_shapes(ops::generic_more_shapes_2d())
+      .inputs([backward](const BuildContext& c, Args& a) {
+        auto d = c.dims();
+        at::Tensor x = ops::random(c, d), weight = ops::random(c, {d.back()});
+        if (!backward) {
+          a.t = {x, weight};
+          return;
+        }
+        at::Tensor x32 = x.to(at::kFloat);
+        at::Tensor rsigma = at::rsqrt(x32.pow(2).mean(-1, /*keepdim=*/true) + 1e-5).squeeze(-1);
+        a.t = {ops::random(c, d), x, rsigma, weight};
+      })
+      .flops(ops::input_numel)
+      .tolerance(4);
+}
+
+// float32 where the references cast to it, kept float64 for --verify's float64 reference.
+at::ScalarType at_least_float(const at::Tensor& t) {
+  return at::promote_types(t.scalar_type(), at::kFloat);
+}
+
+// dx of y = x * rsigma * w: rsigma * (dz w - x^ mean(dz w x^)), x^ = x * rsigma, in float32.
+at::Tensor rmsnorm_dx(Args& a) {
+  const auto acc = at_least_float(a.t[1]);
+  at::Tensor rsigma = a.t[2].unsqueeze(-1).to(acc);
+  at::Tensor g = a.t[0].to(acc) * a.t[3].to(acc);
+  at::Tensor x_hat = a.t[1].to(acc) * rsigma;
+  at::Tensor dx = rsigma * (g - x_hat * (g * x_hat).mean(-1, /*keepdim=*/true));
+  return dx.to(a.t[1].scalar_type());
+}
+
+// test_apply_rotary_pos_emb.py: q (4, seq, 8, 64), k (4, seq, 1, 64) and get_rope_cos_sin's
+// cos, sin (seq, 32) of base 10000, cast to the dtype.
+void rope_inputs(const BuildContext& c, Args& a) {
+  const int64_t batch = 4, q_heads = 8, k_heads = 1, head_dim = 64, seq = c.dims()[0];
+  auto f32 = c.options().dtype(at::kFloat);
+  at::Tensor inv_freq = 1.0 / at::pow(10000.0, at::arange(0, head_dim, 2, f32) / head_dim);
+  at::Tensor freqs = at::outer(at::arange(seq, f32), inv_freq);
+  a.t = {ops::random(c, {batch, seq, q_heads, head_dim}),
+         ops::random(c, {batch, seq, k_heads, head_dim}), freqs.cos().to(c.scalar_type()),
+         freqs.sin().to(c.scalar_type())};
+}
+
+// torch_apply_rotary_pos_emb: in float32, cos and sin broadcast over batch and heads and
+// repeat_interleave'd to the head dim, x * cos + rotate_fn(x) * sin, rotate_fn(x) = [-x2, x1].
+at::Tensor rope(Args& a) {
+  const auto acc = at_least_float(a.t[0]);
+  at::Tensor q = a.t[0].to(acc), k = a.t[1].to(acc);
+  using at::indexing::None;
+  using at::indexing::Slice;
+  auto seq = Slice(None, q.size(-3));
+  at::Tensor cos = at::repeat_interleave(a.t[2].index({None, seq, None, Slice()}), 2, -1);
+  at::Tensor sin = at::repeat_interleave(a.t[3].index({None, seq, None, Slice()}), 2, -1);
+  auto rotate = [](const at::Tensor& x) {
+    auto h = x.chunk(2, -1);
+    return at::cat({-h[1], h[0]}, -1);
+  };
+  at::Tensor q_embed = q * cos + rotate(q) * sin;
+  at::Tensor k_embed = k * cos + rotate(k) * sin;
+  // The reference returns (q_embed, k_embed): both are computed and timed; q_embed is verified.
+  (void)k_embed;
+  return q_embed;
+}
+
 }  // namespace
 
 std::vector<OpDef> fused_ops() {
@@ -269,6 +347,24 @@ std::vector<OpDef> fused_ops() {
             return at::_softmax_backward_data(a.t[0], a.t[1], -1, a.t[0].scalar_type()) * a.f[0];
           })
           .aten({"aten::_softmax_backward_data", "aten::mul.Tensor"}),
+  });
+  add({
+      te_rmsnorm("te_rmsnorm_fwd", false)
+          .call([](A& a) { return at::rms_norm(a.t[0], {a.t[0].size(-1)}, a.t[1], 1e-5); })
+          .aten({"aten::rms_norm"}),
+      te_rmsnorm("te_rmsnorm_bwd", true)
+          .call(rmsnorm_dx)
+          .aten({"aten::_to_copy", "aten::mul.Tensor", "aten::mean.dim", "aten::sub.Tensor"}),
+      OpDef("apply_rotary_pos_emb")
+          .family(Family::kAttention)
+          .shape_key("RopeBenchmark")
+          .shape_desc("seq_len")
+          .inputs(rope_inputs)
+          .call(rope)
+          .flops(ops::input_numel)
+          .tolerance(2)
+          .aten({"aten::_to_copy", "aten::repeat_interleave.self_int", "aten::cat", "aten::neg",
+                 "aten::mul.Tensor", "aten::add.Tensor"}),
   });
   add({
       OpDef("moe_sum")
