@@ -18,10 +18,12 @@
 #include <ATen/ops/gelu_backward.h>
 #include <ATen/ops/layer_norm.h>
 #include <ATen/ops/matmul.h>
+#include <ATen/ops/mm.h>
 #include <ATen/ops/mul.h>
 #include <ATen/ops/outer.h>
 #include <ATen/ops/pow.h>
 #include <ATen/ops/rand.h>
+#include <ATen/ops/randint.h>
 #include <ATen/ops/relu.h>
 #include <ATen/ops/repeat_interleave.h>
 #include <ATen/ops/rms_norm.h>
@@ -31,6 +33,7 @@
 #include <ATen/ops/softmax.h>
 #include <ATen/ops/sum.h>
 #include <ATen/ops/threshold_backward.h>
+#include <ATen/ops/where.h>
 #include <fmt/format.h>
 
 #include <cmath>
@@ -256,6 +259,24 @@ at::Tensor rope(Args& a) {
   return q_embed;
 }
 
+// FlagGems' GEMM-plus-bias marks on BlasBenchmark: x [M, K], w [K, N], bias [N] (B unused). Their
+// input_fn ignores b_column_major, so the comprehensive second pass repeats the same inputs.
+OpDef gemm_bias(const std::string& name, CallFn call) {
+  return OpDef(name)
+      .family(Family::kBlas)
+      .shape_key("BlasBenchmark")
+      .shape_desc("B, M, N, K")
+      .more_shapes(ops::blas_more_shapes())
+      .column_major_pass()
+      .inputs([](const BuildContext& c, Args& a) {
+        auto d = c.dims();
+        const int64_t m = d[1], n = d[2], k = d[3];
+        a.t = {ops::random(c, {m, k}), ops::random(c, {k, n}), ops::random(c, {n})};
+      })
+      .call(std::move(call))
+      .tolerance(2);
+}
+
 }  // namespace
 
 std::vector<OpDef> fused_ops() {
@@ -386,27 +407,44 @@ std::vector<OpDef> fused_ops() {
           .call([](A& a) { return at::cumsum(a.t[0], -1) / a.t[0].sum(-1, /*keepdim=*/true); })
           .flops(ops::input_numel)
           .aten({"aten::cumsum", "aten::sum.dim_IntList", "aten::div.Tensor"}),
-      // test_matmuladd.py: matmul(x [M, K], w [K, N]) + bias [N]. Its input_fn ignores
-      // b_column_major, so the comprehensive second pass repeats the same inputs, as here.
-      OpDef("matmuladd")
-          .family(Family::kBlas)
-          .shape_key("BlasBenchmark")
-          .shape_desc("B, M, N, K")
-          .more_shapes(ops::blas_more_shapes())
-          .column_major_pass()
-          .inputs([](const BuildContext& c, A& a) {
-            auto d = c.dims();
-            const int64_t m = d[1], n = d[2], k = d[3];
-            a.t = {ops::random(c, {m, k}), ops::random(c, {k, n}), ops::random(c, {n})};
-          })
-          .call([](A& a) { return at::matmul(a.t[0], a.t[1]) + a.t[2]; })
-          // MatMulAddBenchmark.get_tflops: M * N * (2K + 1).
+      // test_matmuladd.py: matmul(x [M, K], w [K, N]) + bias [N]; MatMulAddBenchmark.get_tflops
+      // M * N * (2K + 1).
+      gemm_bias("matmuladd", [](A& a) { return at::matmul(a.t[0], a.t[1]) + a.t[2]; })
           .flops([](const A& a, const at::Tensor&) {
             return static_cast<double>(a.t[0].size(0)) * a.t[1].size(1) *
                    (2.0 * a.t[0].size(1) + 1);
           })
-          .tolerance(2)
-          .aten({"aten::mm", "aten::add.Tensor"}),
+          .aten({"aten::matmul", "aten::mm", "aten::add.Tensor"}),
+      // test_matmul_bias_activation.py: relu(mm(x, w) + bias); set_more_shapes returns None.
+      gemm_bias("matmul_bias_activation",
+                [](A& a) { return at::relu(at::mm(a.t[0], a.t[1]) + a.t[2]); })
+          .more_shapes({})
+          .flops([](const A& a, const at::Tensor&) {
+            return 2.0 * a.t[0].size(0) * a.t[1].size(1) * a.t[0].size(1);
+          })
+          .aten({"aten::mm", "aten::add.Tensor", "aten::relu"}),
+      // vLLM's apply_repetition_penalties (test_apply_repetition_penalties.py times vLLM's CUDA
+      // op), by vLLM's torch fallback: penalties where either mask is set, logits divided by them
+      // where positive, multiplied where not, in place.
+      OpDef("apply_repetition_penalties")
+          .family(Family::kBinary)
+          .shape_key("RepetitionPenaltyBenchmark")
+          .shape_desc("num_seqs, vocab_size")
+          .inputs([](const BuildContext& c, A& a) {
+            auto d = c.dims();
+            auto mask = [&] { return at::randint(0, 2, d, c.options().dtype(at::kBool)); };
+            a.t = {ops::random(c, d), mask(), mask(), at::rand({d[0]}, c.options()) + 1.0};
+          })
+          .call([](A& a) {
+            at::Tensor penalties = a.t[3].unsqueeze(1).repeat({1, a.t[0].size(1)});
+            penalties = at::where(a.t[1] | a.t[2], penalties, 1.0);
+            at::Tensor scaling = at::where(a.t[0] > 0, 1.0 / penalties, penalties);
+            return a.t[0].mul_(scaling);
+          })
+          .inplace()
+          .flops(ops::input_numel)
+          .aten({"aten::repeat", "aten::bitwise_or.Tensor", "aten::where.ScalarOther",
+                 "aten::gt.Scalar", "aten::reciprocal", "aten::where.self", "aten::mul_.Tensor"}),
   });
   return ops;
 }
