@@ -24,5 +24,7 @@ std::vector<OpDef> norm_variant_ops();
 std::vector<OpDef> optimizer_ops();
 std::vector<OpDef> quantize_ops();
 std::vector<OpDef> rnn_ops();
+// Fused LLM kernels by their ATen composites, in the families their inputs fit (fused.cpp).
+std::vector<OpDef> fused_ops();
 
 }  // namespace caliber

@@ -49,6 +49,14 @@ void log_prob_inputs(const BuildContext& c, Args& a) {
   a.t[0] = a.t[0].log_softmax(1);
 }
 
+// test_nll_loss_nd.py: log_softmax(x, dim=1) of the shape, targets of the shape without dim 1.
+void nd_log_prob_inputs(const BuildContext& c, Args& a) {
+  auto d = c.dims();
+  auto target = d;
+  target.erase(target.begin() + 1);
+  a.t = {ops::random(c, d).log_softmax(1), ops::indices(c, target, d[1])};
+}
+
 BuildFn pair(Domain input, Domain target) {
   return [input, target](const BuildContext& c, Args& a) {
     a.t = {ops::random(c, c.dims(), input), ops::random(c, c.dims(), target)};
@@ -125,6 +133,21 @@ std::vector<OpDef> loss_ops() {
       loss("margin_ranking_loss", with_signs(2),
            [](A& a) { return at::margin_ranking_loss(a.t[0], a.t[1], a.t[2]); })
           .shape_key("MarginRankingLossBenchmark"),
+      // test_margin_ranking_loss.py's backward input_fn: margin 0.5, reduction 1 (mean).
+      loss("margin_ranking_loss_backward", with_signs(2),
+           [](A& a) { return at::margin_ranking_loss(a.t[0], a.t[1], a.t[2], 0.5, 1); })
+          .shape_key("MarginRankingLossBenchmark")
+          .backward()
+          .aten({"aten::margin_ranking_loss"}),
+      // test_nll_loss_nd.py: F.nll_loss of log_softmax(x, dim=1) and targets in [0, C) of the
+      // shape without dim 1, on NLLLossNDBenchmark's own list (2-D to 5-D).
+      loss("nll_loss_nd_forward", nd_log_prob_inputs, nll_nd)
+          .shape_keys({"NLLLossNDBenchmark", "GenericBenchmark"})
+          .aten({"aten::nll_loss_nd", "aten::nll_loss_forward", "aten::nll_loss2d_forward"}),
+      loss("nll_loss_nd_backward", nd_log_prob_inputs, nll_nd)
+          .shape_keys({"NLLLossNDBenchmark", "GenericBenchmark"})
+          .backward()
+          .aten({"aten::nll_loss_backward", "aten::nll_loss2d_backward"}),
       loss("nll_loss2d_forward", image_class_inputs, nll_nd)
           .shape_keys({"GenericBenchmark4DOnly"})
           .skip_shapes(over_2_29)

@@ -61,6 +61,11 @@ std::vector<OpDef> reduction_ops() {
       reduction("mean", [](A& a) { return a.t[0].mean(a.i[0]); }).aten({"aten::mean.dim"}),
       reduction("amax", [](A& a) { return a.t[0].amax(a.i[0]); }).dtypes(ops::float_and_int()),
       reduction("amin", [](A& a) { return a.t[0].amin(a.i[0]); }).dtypes(ops::float_and_int()),
+      // test_amin.py's amin_: a[0].copy_(torch.amin(x, dim, keepdim=True)), the minimum broadcast
+      // back over x (no ATen amin_ exists).
+      reduction("amin_", [](A& a) { return a.t[0].copy_(a.t[0].amin(a.i[0], true)); })
+          .inplace()
+          .aten({"aten::amin", "aten::copy_"}),
       reduction("max", [](A& a) { return std::get<0>(a.t[0].max(a.i[0])); })
           .aten({"aten::max.dim"})
           .dtypes(ops::float_and_int()),
