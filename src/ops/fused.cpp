@@ -424,58 +424,6 @@ std::vector<OpDef> fused_ops() {
             return 2.0 * a.t[0].size(0) * a.t[1].size(1) * a.t[0].size(1);
           })
           .aten({"aten::mm", "aten::add.Tensor", "aten::relu"}),
-      // vLLM's topk_softmax (test_topk_softmax.py's first configuration, renormalize False) as
-      // its MoE gate computes it: float32 softmax over the experts, the top k weights and expert
-      // ids written into the float32 / int32 buffers, token_expert_indices = k * tokens + token.
-      OpDef("topk_softmax")
-          .family(Family::kSort)
-          .dtypes({DType::kFloat32, DType::kFloat16, DType::kBFloat16})
-          .shape_key("TopKSoftmaxBenchmark")
-          .shape_desc("num_tokens, num_experts, topk")
-          .inputs([](const BuildContext& c, A& a) {
-            auto d = c.dims();
-            const int64_t tokens = d[0], experts = d[1], k = d[2];
-            auto i32 = c.options().dtype(at::kInt);
-            a.t = {at::empty({tokens, k}, c.options().dtype(at::kFloat)),
-                   at::empty({tokens, k}, i32), at::empty({tokens, k}, i32),
-                   ops::random(c, {tokens, experts})};
-          })
-          .call([](A& a) {
-            const at::Tensor& gating = a.t[3];
-            const int64_t tokens = gating.size(0), k = a.t[0].size(1);
-            at::Tensor probs = at::softmax(gating.to(at_least_float(gating)), -1);
-            auto [weights, ids] = probs.topk(k, -1);
-            a.t[1].copy_(ids);
-            a.t[2].copy_(at::arange(k, ids.options())
-                             .mul(tokens)
-                             .add(at::arange(tokens, ids.options()).unsqueeze(1)));
-            return a.t[0].copy_(weights);
-          })
-          .flops(ops::input_numel)
-          .aten({"aten::_to_copy", "aten::_softmax", "aten::topk", "aten::copy_",
-                 "aten::arange.start_step", "aten::mul.Scalar", "aten::add.Tensor"}),
-      // vLLM's apply_repetition_penalties (test_apply_repetition_penalties.py times vLLM's CUDA
-      // op), by vLLM's torch fallback: penalties where either mask is set, logits divided by them
-      // where positive, multiplied where not, in place.
-      OpDef("apply_repetition_penalties")
-          .family(Family::kBinary)
-          .shape_key("RepetitionPenaltyBenchmark")
-          .shape_desc("num_seqs, vocab_size")
-          .inputs([](const BuildContext& c, A& a) {
-            auto d = c.dims();
-            auto mask = [&] { return at::randint(0, 2, d, c.options().dtype(at::kBool)); };
-            a.t = {ops::random(c, d), mask(), mask(), at::rand({d[0]}, c.options()) + 1.0};
-          })
-          .call([](A& a) {
-            at::Tensor penalties = a.t[3].unsqueeze(1).repeat({1, a.t[0].size(1)});
-            penalties = at::where(a.t[1] | a.t[2], penalties, 1.0);
-            at::Tensor scaling = at::where(a.t[0] > 0, 1.0 / penalties, penalties);
-            return a.t[0].mul_(scaling);
-          })
-          .inplace()
-          .flops(ops::input_numel)
-          .aten({"aten::repeat", "aten::bitwise_or.Tensor", "aten::where.ScalarOther",
-                 "aten::gt.Scalar", "aten::reciprocal", "aten::where.self", "aten::mul_.Tensor"}),
   });
   return ops;
 }
