@@ -115,6 +115,7 @@ struct Variant {
   SamplePolicy policy;
   CacheState cache;
   FlushMethod flush = kDefaultFlushMethod;  // cold only
+  int captures = kDefaultGraphCaptures;      // graph only
 };
 
 // Issue 22's question first, for every case, so that a deadline cuts the rest: the kernel timer
@@ -139,12 +140,28 @@ std::vector<Variant> second_pass_variants() {
   return variants;
 }
 
+// Last, the graph timer with one capture (what it did before captures were a knob) and with
+// twice the default, both policies: how the CV across repeats falls with the captures.
+std::vector<Variant> capture_pass_variants() {
+  std::vector<Variant> variants;
+  for (SamplePolicy policy : {SamplePolicy::kFixed, SamplePolicy::kAdaptive}) {
+    for (int captures : {1, 2 * kDefaultGraphCaptures}) {
+      variants.push_back({Timer::kGraph, policy, CacheState::kHot, kDefaultFlushMethod, captures});
+    }
+  }
+  return variants;
+}
+
 nlohmann::json variant_key(const std::string& case_name, const Variant& variant) {
   nlohmann::json row = {{"case", case_name},
                         {"timer", to_string(variant.timer)},
                         {"policy", to_string(variant.policy)},
                         {"cache", to_string(variant.cache)}};
   if (variant.cache == CacheState::kCold) row["flush_method"] = to_string(variant.flush);
+  if (variant.timer == Timer::kGraph) {
+    row["graph_captures"] = variant.captures;
+    row["default_graph_captures"] = kDefaultGraphCaptures;
+  }
   return row;
 }
 
@@ -161,8 +178,9 @@ nlohmann::json measure_variant(DeviceApi& api, const BackendDescriptor& cuda,
   options.flush_method = variant.flush;
   options.sampling.policy = variant.policy;
   options.sampling.max_time_s = max_time_s;
+  options.graph.captures = variant.captures;
   nlohmann::json row = variant_key(case_name, variant);
-  std::vector<double> latencies_us, walls_s, samples, noises, kernel_only_us;
+  std::vector<double> latencies_us, walls_s, samples, noises, kernel_only_us, spreads;
   std::vector<int> throttled, clock_min_mhz, clock_max_mhz;
   std::vector<std::string> markers, timers_used;
   nlohmann::json activities = nlohmann::json::array();
@@ -172,6 +190,7 @@ nlohmann::json measure_variant(DeviceApi& api, const BackendDescriptor& cuda,
     walls_s.push_back(m.wall_s);
     samples.push_back(static_cast<double>(m.samples_ms.size()));
     noises.push_back(m.noise);
+    spreads.push_back(m.capture_spread);
     timers_used.push_back(to_string(m.timer_used));
     throttled.push_back(m.throttled_samples);
     clock_min_mhz.push_back(m.sm_clock_min_mhz);
@@ -193,6 +212,7 @@ nlohmann::json measure_variant(DeviceApi& api, const BackendDescriptor& cuda,
   row["wall_s"] = mean(walls_s);
   row["samples"] = mean(samples);
   row["noise_pct"] = mean(noises) * 100;
+  if (variant.timer == Timer::kGraph) row["capture_spread_pct"] = mean(spreads) * 100;
   row["markers"] = markers;
   // Per repeat: how many samples the throttle guard marked and the SM clock range it read.
   row["throttled_per_repeat"] = throttled;
@@ -248,7 +268,8 @@ int run(int argc, char** argv) {
   });
   nlohmann::json rows = nlohmann::json::array();
   bool device_lost = false;
-  for (const auto& variants : {first_pass_variants(), second_pass_variants()}) {
+  for (const auto& variants :
+       {first_pass_variants(), second_pass_variants(), capture_pass_variants()}) {
     for (const auto& [name, call] : calls) {
       for (const Variant& variant : variants) {
         nlohmann::json row;

@@ -276,9 +276,18 @@ def summary(args):
         by_case.setdefault(r["case"], []).append(r)
     num = lambda v, spec: "-" if v is None else format(v, spec)
 
+    default_captures = max((r.get("default_graph_captures", 1) for r in rows
+                            if r["timer"] == "graph"), default=1)
+
+    def is_default(r):
+        # Graph rows with another capture count are the capture pass's experiment (rows of runs
+        # before the knob have neither field: one capture, the default then).
+        return (r["timer"] != "graph" or
+                r.get("graph_captures", 1) == r.get("default_graph_captures", 1))
+
     def find(case_rows, timer, policy=None, cache="hot", flush=None):
         for r in case_rows:
-            if (r["timer"] == timer and r.get("cache") == cache and
+            if (r["timer"] == timer and r.get("cache") == cache and is_default(r) and
                     (policy is None or r.get("policy") == policy) and
                     (flush is None or r.get("flush_method") == flush) and
                     r.get("median_us") is not None):
@@ -311,7 +320,8 @@ def summary(args):
             cells.append(f"{text:<22}")
         worst, worst_name = None, ""
         for r in case_rows:
-            if r["timer"] in ("graph", "batch", "kernel") and r.get("cv_pct") is not None:
+            if (r["timer"] in ("graph", "batch", "kernel") and r.get("cv_pct") is not None and
+                    is_default(r)):
                 excess = r["cv_pct"] - cv_limit_pct(r["median_us"])
                 if worst is None or excess > worst[0]:
                     worst = (excess, r)
@@ -322,7 +332,8 @@ def summary(args):
             worst_name = (f"{r['cv_pct']:.2f}% {r['timer'][0]}/{r['policy'][:5]}/{r['cache']} "
                           f"({cv_limit_pct(r['median_us'])}) {ok}")
         adaptive = [r["wall_s"] for r in case_rows if r.get("policy") == "adaptive"
-                    and r["timer"] in ("graph", "batch", "kernel") and r.get("wall_s")]
+                    and r["timer"] in ("graph", "batch", "kernel") and r.get("wall_s")
+                    and is_default(r)]
         bench = find(case_rows, "do_bench", cache="cold")
         wall = "-"
         if adaptive and bench:
@@ -331,6 +342,25 @@ def summary(args):
             wall = f"{max(adaptive):.3f} vs {bench['wall_s']:.3f} s {ok}"
         print(f"{case[:26]:<26} {' '.join(cells)} {worst_name:<27} {wall}")
     print("targets missed: " + ", ".join(f"{k} {v}" for k, v in misses.items()))
+
+    print()
+    print(f"graph timer, CV across the repeats (%) by captures per measurement (default "
+          f"{default_captures}), and the mean capture spread (max - min of the captures' medians)")
+    counts = sorted({r["graph_captures"] for r in rows
+                     if r["timer"] == "graph" and r.get("graph_captures")})
+    print(f"{'case':<26} " + " ".join(f"{p[:5]} x{c:<10}" for p in ("fixed", "adapt")
+                                       for c in counts))
+    for case, case_rows in by_case.items():
+        cells = []
+        for policy in ("fixed", "adaptive"):
+            for c in counts:
+                r = next((r for r in case_rows if r["timer"] == "graph" and
+                          r.get("policy") == policy and r.get("graph_captures") == c and
+                          r.get("cv_pct") is not None), None)
+                spread = r and r.get("capture_spread_pct")
+                cells.append("-" if r is None else
+                             f"{r['cv_pct']:.2f}" + (f"/{spread:.2f}" if spread else ""))
+        print(f"{case[:26]:<26} " + " ".join(f"{c:<16}" for c in cells))
 
     print()
     print("issue 22: kernel timer, kernel_only_us (total us) [activities per call], median of "

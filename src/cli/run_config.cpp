@@ -30,8 +30,9 @@ const std::vector<std::string> kRunKnobs = {
     "backend", "level", "dtypes", "shape_mode", "shape_file", "op", "node", "timer",
     "enable_graph", "cache", "policy", "return_mode", "quantiles", "repeat", "warmup_ms", "rep_ms",
     "noise_target", "min_samples", "min_time_s", "max_time_s", "throttle_fraction", "flush_mb",
-    "flush_method", "selftest_delay", "tuner", "tuner_file", "isolate_tuner_cache", "use_flagtune", "device", "out_dir", "candidate",
-    "shard", "record", "metrics", "op_file", "device_api", "backend_library"};
+    "flush_method", "selftest_delay", "graph_captures", "tuner", "tuner_file",
+    "isolate_tuner_cache", "use_flagtune", "device", "out_dir", "candidate", "shard", "record",
+    "metrics", "op_file", "device_api", "backend_library"};
 // clang-format on
 
 std::vector<DType> resolve_dtypes(const Knobs& knobs, const OpDef& op) {
@@ -143,6 +144,7 @@ RunIdentity identity_of(const RunPlan& p, const std::string& provider_version,
   id.timer = to_string(p.config.timers.primary);
   id.cache = cache_caliber(p.knobs.cache, p.knobs.flush_mb, p.knobs.flush_method);
   if (p.knobs.cache == CacheState::kCold) id.flush_method = to_string(p.knobs.flush_method);
+  id.graph_captures = p.knobs.graph_captures;
   if (p.knobs.selftest_delay > 0) id.selftest_delay = fmt::format("{:g}", p.knobs.selftest_delay);
   id.repeat = p.knobs.repeat;
   id.policy = to_string(p.knobs.policy);
@@ -236,6 +238,7 @@ MeasureOptions measure_options_from_knobs(const Knobs& knobs, std::string op,
   options.repeat = knobs.repeat;
   options.throttle_fraction = knobs.throttle_fraction;
   options.graph.warmup_ms = knobs.warmup_ms;
+  options.graph.captures = knobs.graph_captures;
   return options;
 }
 

@@ -28,6 +28,9 @@ enum class FlushMethod { kWrite, kRead, kWriteRead };
 // compare gate keeps runs of different methods apart through `flush_method`).
 constexpr FlushMethod kDefaultFlushMethod = FlushMethod::kRead;
 
+// Graphs the graph timer captures per measurement (docs/measurement.md, "Graph captures").
+constexpr int kDefaultGraphCaptures = 4;
+
 const Choice<Timer>& timer_choice();
 const Choice<CacheState>& cache_choice();
 const Choice<SamplePolicy>& policy_choice();

@@ -135,6 +135,7 @@ std::vector<KnobDef> make_table() {
       choice_knob("flush_method", "--flush-method", "CALIBER_FLUSH_METHOD", flush_method_choice(),
                   &Knobs::flush_method),
       double_knob("selftest_delay", "--selftest-delay", 0, 1, &Knobs::selftest_delay),
+      int_knob("graph_captures", "--graph-captures", "", 1, &Knobs::graph_captures),
       choice_knob("tuner", "--tuner", "", tuner_choice(), &Knobs::tuner),
       string_knob("tuner_file", "--tuner-file", "", "a TunableOp results file", &Knobs::tuner_file),
       bool_knob("isolate_tuner_cache", "--isolate-tuner-cache", "ZL_ISOLATE_TUNER_CACHE",

@@ -54,6 +54,7 @@ struct Knobs {
   // time (0.05: 5%), to measure how often compare finds a known regression (docs/results.md, issue
   // 19).
   double selftest_delay = 0;
+  int graph_captures = kDefaultGraphCaptures;  // graph timer: graphs captured per measurement
   TunerMode tuner = TunerMode::kOff;
   std::string tuner_file;
   bool isolate_tuner_cache = false;

@@ -54,6 +54,10 @@ json to_json(const ResultRow& r) {
                     {"capture", r.capture_ms},
                     {"measure", r.measure_ms}};
   // Only a selftest run has these; other rows stay as they were.
+  if (r.graph_captures > 0) {
+    j["graph_captures"] = r.graph_captures;
+    j["capture_spread"] = r.capture_spread;
+  }
   if (r.selftest_delay_us) j["selftest_delay_us"] = *r.selftest_delay_us;
   if (r.selftest_slowdown) j["selftest_slowdown"] = *r.selftest_slowdown;
   return j;
@@ -124,6 +128,8 @@ ResultRow result_row_from_json(const json& j) {
     r.measure_ms = it->value("measure", 0.0);
   }
   get_optional(j, "selftest_slowdown", r.selftest_slowdown);
+  get_if(j, "graph_captures", r.graph_captures);
+  get_if(j, "capture_spread", r.capture_spread);
   get_optional(j, "baseline_ms", r.baseline_ms);
   get_optional(j, "speedup", r.speedup);
   get_if(j, "gbps", r.gbps);

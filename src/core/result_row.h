@@ -63,6 +63,9 @@ struct ResultRow {
   double inputs_ms = 0;
   double measure_ms = 0;
   double capture_ms = 0;
+  // Graph timer: graphs captured and sampled in turn, and the spread of their medians.
+  int graph_captures = 0;
+  double capture_spread = 0;
 };
 
 nlohmann::json to_json(const ResultRow& row);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <memory>
 
+#include "core/stats.h"
 #include "timing/failure_verdicts.h"
 #include "timing/sampler.h"
 
@@ -26,15 +27,44 @@ std::unique_ptr<CapturedGraph> capture(const TimerContext& ctx, const Call& call
   return ctx.api.capture(call, calls);
 }
 
-Measurement measure_graph(const TimerContext& ctx, CapturedGraph& graph, int calls,
-                          const Call& before) {
+using Graphs = std::vector<std::unique_ptr<CapturedGraph>>;
+
+// Every graph is kept until the measurement ends, so that each capture lays out in memory of its
+// own rather than in what the previous graph gave back.
+Graphs capture_all(const TimerContext& ctx, const Call& call, int calls) {
+  Graphs graphs;
+  for (int i = 0; i < std::max(1, ctx.options.graph.captures); ++i) {
+    graphs.push_back(capture(ctx, call, calls));
+  }
+  return graphs;
+}
+
+// Each batch of n samples takes ceil(n / graphs) replays of every graph, so that each capture
+// weighs the same in the median whatever the stopping rule asks for.
+Measurement measure_graphs(const TimerContext& ctx, Graphs& graphs, int calls, const Call& before) {
   // Also the first replay's failure is a replay verdict; its duration sizes the batches.
-  double first_replay_ms = graph.time_replays(1, before).front();
-  return take_measurement(ctx, Timer::kGraph, /*repeats=*/1, first_replay_ms, [&](int n) {
-    std::vector<double> samples = graph.time_replays(n, before);
-    for (double& sample : samples) sample /= calls;
+  double first_replay_ms = graphs.front()->time_replays(1, before).front();
+  const int count = static_cast<int>(graphs.size());
+  std::vector<std::vector<double>> per_graph(graphs.size());
+  Measurement m = take_measurement(ctx, Timer::kGraph, /*repeats=*/1, first_replay_ms, [&](int n) {
+    std::vector<double> samples;
+    const int each = (n + count - 1) / count;
+    for (int g = 0; g < count; ++g) {
+      for (double sample : graphs[g]->time_replays(each, before)) {
+        samples.push_back(sample / calls);
+        per_graph[g].push_back(sample / calls);
+      }
+    }
     return samples;
   });
+  m.graph_captures = count;
+  if (count > 1 && m.median_ms > 0) {
+    std::vector<double> medians;
+    for (const auto& samples : per_graph) medians.push_back(median(samples));
+    auto [low, high] = std::minmax_element(medians.begin(), medians.end());
+    m.capture_spread = (*high - *low) / m.median_ms;
+  }
+  return m;
 }
 
 // --selftest-delay: the same calls captured again with one device delay behind them, sized from
@@ -49,8 +79,8 @@ Measurement measure_delayed(const TimerContext& ctx, const Measurement& undelaye
     for (int i = 0; i < calls; ++i) call();
     api.delay(delay_us * calls);
   };
-  std::unique_ptr<CapturedGraph> graph = capture(ctx, delayed, 1);
-  Measurement m = measure_graph(ctx, *graph, calls, before);
+  Graphs graphs = capture_all(ctx, delayed, 1);
+  Measurement m = measure_graphs(ctx, graphs, calls, before);
   m.selftest_delay_us = delay_us;
   if (undelayed.median_ms > 0) m.selftest_slowdown = m.median_ms / undelayed.median_ms - 1;
   return m;
@@ -71,10 +101,10 @@ TimerResult time_graph(const TimerContext& ctx) {
   }
 
   int calls = calls_per_graph(ctx, warmup.per_call_ms);
-  std::unique_ptr<CapturedGraph> graph;
+  Graphs graphs;
   const double capture_start_ms = ctx.api.host_now_ms();
   try {
-    graph = capture(ctx, ctx.call, calls);
+    graphs = capture_all(ctx, ctx.call, calls);
   } catch (const DeviceError& e) {
     return graph_failure_verdict(ctx, e.phase(), e);
   } catch (const std::exception& e) {
@@ -83,7 +113,7 @@ TimerResult time_graph(const TimerContext& ctx) {
   const double capture_end_ms = ctx.api.host_now_ms();
 
   try {
-    Measurement m = measure_graph(ctx, *graph, calls, before);
+    Measurement m = measure_graphs(ctx, graphs, calls, before);
     if (ctx.options.selftest_delay > 0) m = measure_delayed(ctx, m, calls, before);
     record_warmup(warmup, m);
     m.capture_ms = capture_end_ms - capture_start_ms;

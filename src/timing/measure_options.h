@@ -16,6 +16,10 @@ struct GraphSettings {
   double warmup_ms = 25;
   double replay_target_ms = 2;
   int max_calls_per_graph = 500;
+  // Graphs captured per measurement, their replays sampled in turn. One capture's replay time
+  // is stable to a few 0.01% but differs from the next capture's by up to 3% (the graph's memory
+  // and launch layout), so a single capture's number is one draw of that spread.
+  int captures = kDefaultGraphCaptures;
 };
 
 // Calls per released batch: long enough to hide the release, few enough to stay well inside

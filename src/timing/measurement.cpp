@@ -75,6 +75,8 @@ void fill_result_row(const Measurement& m, ResultRow& row) {
   row.wall_s = m.wall_s;
   row.measure_ms = m.wall_s * 1e3;
   row.capture_ms = m.capture_ms;
+  row.graph_captures = m.graph_captures;
+  row.capture_spread = m.capture_spread;
   row.activities_per_call = m.activities;
   row.kernel_only_us.reset();
   if (m.activities) row.kernel_only_us = m.activities->kernel_us;

@@ -41,7 +41,11 @@ struct Measurement {
   int sm_clock_max_mhz = 0;
   std::vector<std::string> markers;
   double wall_s = 0;
-  double capture_ms = 0;  // graph timer: host time of the capture (its side-stream warmup too)
+  double capture_ms = 0;   // graph timer: host time of the captures (their side-stream warmup too)
+  int graph_captures = 0;  // graph timer: graphs sampled in turn (0: another timer)
+  // (max - min) / median of the captures' own medians: how much the number depends on which
+  // capture it came from (0 with one capture).
+  double capture_spread = 0;
   // `kernel` timer: the device work of one call by kind, over every sampled call.
   std::optional<ActivitiesPerCall>
       activities;  // the whole measurement, warmup and capture included
