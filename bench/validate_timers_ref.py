@@ -276,14 +276,14 @@ def summary(args):
         by_case.setdefault(r["case"], []).append(r)
     num = lambda v, spec: "-" if v is None else format(v, spec)
 
-    default_captures = max((r.get("default_graph_captures", 1) for r in rows
-                            if r["timer"] == "graph"), default=1)
+    default_captures = args.graph_captures or max(
+        (r.get("default_graph_captures", 1) for r in rows if r["timer"] == "graph"), default=1)
 
     def is_default(r):
         # Graph rows with another capture count are the capture pass's experiment (rows of runs
-        # before the knob have neither field: one capture, the default then).
-        return (r["timer"] != "graph" or
-                r.get("graph_captures", 1) == r.get("default_graph_captures", 1))
+        # before the knob have neither field: one capture, the default then). --graph-captures
+        # judges the targets on another count's rows (a default changed after the run).
+        return r["timer"] != "graph" or r.get("graph_captures", 1) == default_captures
 
     def find(case_rows, timer, policy=None, cache="hot", flush=None):
         for r in case_rows:
@@ -405,6 +405,8 @@ def main():
     p.set_defaults(run=merge)
     p = sub.add_parser("summary")
     p.add_argument("--merged", required=True)
+    p.add_argument("--graph-captures", type=int, default=0,
+                   help="judge graph rows of this capture count (default: the run's default)")
     p.set_defaults(run=summary)
     args = parser.parse_args()
     args.run(args)

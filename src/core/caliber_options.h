@@ -29,7 +29,7 @@ enum class FlushMethod { kWrite, kRead, kWriteRead };
 constexpr FlushMethod kDefaultFlushMethod = FlushMethod::kRead;
 
 // Graphs the graph timer captures per measurement (docs/measurement.md, "Graph captures").
-constexpr int kDefaultGraphCaptures = 4;
+constexpr int kDefaultGraphCaptures = 8;
 
 const Choice<Timer>& timer_choice();
 const Choice<CacheState>& cache_choice();

@@ -41,6 +41,8 @@ class FakeDeviceApi : public DeviceApi {
   bool has_generators = true;
   std::optional<int> max_clock_mhz;
   std::vector<int> clock_mhz;  // successive sm_clock_mhz() readings, the last one repeated
+  // Added to every call of the i-th captured graph (cycling): a graph's own layout.
+  std::vector<double> capture_offset_ms;
 
   // What happened.
   int calls = 0;
@@ -101,7 +103,10 @@ class FakeDeviceApi : public DeviceApi {
     // A timer that bundles several op calls into one captured call (the selftest delay) is
     // seen through count_call(); otherwise each captured call is one op call.
     int op_calls = counted_calls_ > 0 ? counted_calls_ : calls_per_graph;
-    return std::make_unique<Graph>(*this, op_calls, captured_delay_ms_);
+    double offset_ms = capture_offset_ms.empty()
+                           ? 0
+                           : capture_offset_ms[(captures - 1) % capture_offset_ms.size()];
+    return std::make_unique<Graph>(*this, op_calls, captured_delay_ms_, offset_ms);
   }
 
   // For a test's op call: lets a capture see how many op calls a graph holds.
@@ -167,8 +172,8 @@ class FakeDeviceApi : public DeviceApi {
  private:
   class Graph : public CapturedGraph {
    public:
-    Graph(FakeDeviceApi& device, int calls, double delay_ms)
-        : device_(device), calls_(calls), delay_ms_(delay_ms) {}
+    Graph(FakeDeviceApi& device, int calls, double delay_ms, double offset_ms)
+        : device_(device), calls_(calls), delay_ms_(delay_ms), offset_ms_(offset_ms) {}
     std::vector<double> time_replays(int replays, const Call& before_each) override {
       // The untimed leading replay is the one launched onto an idle device: it alone waits for
       // the host's launch path.
@@ -191,13 +196,15 @@ class FakeDeviceApi : public DeviceApi {
       if (device_.replay_error) throw DeviceError("replay", *device_.replay_error);
       double total = delay_ms_;
       device_.now_ms_ += delay_ms_;
-      for (int i = 0; i < calls_; ++i) total += device_.advance();
+      for (int i = 0; i < calls_; ++i) total += device_.advance() + offset_ms_;
+      device_.now_ms_ += offset_ms_ * calls_;
       return total;
     }
 
     FakeDeviceApi& device_;
     int calls_;
     double delay_ms_;
+    double offset_ms_;
   };
 
   class RngGuard : public ScopedRngGuard {

@@ -28,6 +28,35 @@ TEST(GraphTimer, SampleIsOneReplayDividedByCallsPerGraph) {
   EXPECT_TRUE(m.markers.empty());
 }
 
+TEST(GraphTimer, SamplesEveryCaptureEquallyAndRecordsTheirSpread) {
+  FakeDeviceApi api;
+  api.call_ms = {0.01};
+  // Four captures of the same calls, each replaying at its own speed.
+  api.capture_offset_ms = {0, 0.001, 0.002, 0.003};
+  MeasureOptions options = test_options();
+  options.graph.captures = 4;
+  Measurement m = measure(api, plan_for(Timer::kGraph), options, [] {});
+  EXPECT_EQ(api.captures, 4);
+  EXPECT_EQ(m.graph_captures, 4);
+  // As many samples of each: the median sits between the second and third graphs.
+  EXPECT_EQ(m.samples_ms.size() % 4, 0u);
+  EXPECT_NEAR(m.median_ms, 0.0115, 1e-9);
+  EXPECT_NEAR(m.capture_spread, 0.003 / 0.0115, 1e-6);
+}
+
+TEST(GraphTimer, OneCaptureHasNoSpread) {
+  FakeDeviceApi api;
+  api.call_ms = {0.01};
+  api.capture_offset_ms = {0.001, 0.005};
+  MeasureOptions options = test_options();
+  options.graph.captures = 1;
+  Measurement m = measure(api, plan_for(Timer::kGraph), options, [] {});
+  EXPECT_EQ(api.captures, 1);
+  EXPECT_EQ(m.graph_captures, 1);
+  EXPECT_EQ(m.capture_spread, 0);
+  EXPECT_NEAR(m.median_ms, 0.011, 1e-9);
+}
+
 TEST(GraphTimer, SelftestDelayMakesEachCallThatFractionOfItsOwnTimeSlower) {
   FakeDeviceApi api;
   api.call_ms = {0.01};
