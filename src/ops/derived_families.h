@@ -26,5 +26,7 @@ std::vector<OpDef> quantize_ops();
 std::vector<OpDef> rnn_ops();
 // Fused LLM kernels by their ATen composites, in the families their inputs fit (fused.cpp).
 std::vector<OpDef> fused_ops();
+// Misc LLM, vision and linear-attention marks by their ATen composites (llm_misc.cpp).
+std::vector<OpDef> llm_misc_ops();
 
 }  // namespace caliber
