@@ -26,5 +26,7 @@ std::vector<OpDef> quantize_ops();
 std::vector<OpDef> rnn_ops();
 // Fused LLM kernels by their ATen composites, in the families their inputs fit (fused.cpp).
 std::vector<OpDef> fused_ops();
+// MoE routing and experts, FP8 quantisation, Hadamard transforms (moe_quant.cpp).
+std::vector<OpDef> moe_quant_ops();
 
 }  // namespace caliber
