@@ -7,7 +7,9 @@
 #include <cmath>
 #include <vector>
 
+#include "core/shape.h"
 #include "ops/args.h"
+#include "ops/op_def.h"
 #include "ops/op_registry.h"
 
 namespace caliber {
@@ -104,6 +106,32 @@ TEST(MoeQuantOps, StageMegaMoeInputsPacksUe8m0ExponentBytes) {
   const int64_t packed = first | rest << 8 | rest << 16 | rest << 24;
   EXPECT_EQ(a.t[4].item<int32_t>(), static_cast<int32_t>(packed));
   expect_values(a.t[5], {3, 7});
+}
+
+// The builder lays out moe_align_block_size's outputs for FlagGems' kernel: every (token, slot)
+// once, in a 16-row block of its expert, padding rows holding numel.
+TEST(MoeQuantOps, DispatchFusedMoeInputsAlignEachExpertsRowsToBlocks) {
+  const OpDef& op = find_op("dispatch_fused_moe_kernel");
+  BuildContext context;
+  context.op = op.name();
+  context.shape_case = {Shape{32, 8, 128, 128, 2}, false};
+  context.dtype = DType::kBFloat16;
+  Args a;
+  op.inputs()(context, a);
+  ASSERT_EQ(a.t.size(), 8u);
+  at::Tensor ids = a.t[4].flatten().to(at::kLong), sorted = a.t[5].to(at::kLong);
+  at::Tensor experts = a.t[6].to(at::kLong);
+  const int64_t numel = ids.numel(), total = a.t[7].item<int64_t>();
+  EXPECT_EQ(total % 16, 0);
+  std::vector<int> seen(numel, 0);
+  for (int64_t row = 0; row < total; ++row) {
+    const int64_t id = sorted[row].item<int64_t>();
+    if (id == numel) continue;
+    ASSERT_LT(id, numel);
+    ++seen[id];
+    EXPECT_EQ(ids[id].item<int64_t>(), experts[row / 16].item<int64_t>()) << "row " << row;
+  }
+  for (int64_t i = 0; i < numel; ++i) EXPECT_EQ(seen[i], 1) << "route " << i;
 }
 
 }  // namespace
