@@ -28,5 +28,7 @@ std::vector<OpDef> rnn_ops();
 std::vector<OpDef> fused_ops();
 // Misc LLM, vision and linear-attention marks by their ATen composites (llm_misc.cpp).
 std::vector<OpDef> llm_misc_ops();
+// MoE routing and experts, FP8 quantisation, Hadamard transforms (moe_quant.cpp).
+std::vector<OpDef> moe_quant_ops();
 
 }  // namespace caliber
