@@ -26,5 +26,7 @@ std::vector<OpDef> quantize_ops();
 std::vector<OpDef> rnn_ops();
 // Fused LLM kernels by their ATen composites, in the families their inputs fit (fused.cpp).
 std::vector<OpDef> fused_ops();
+// Paged-KV cache writes and paged / sparse attention by their ATen composites (kv_attention.cpp).
+std::vector<OpDef> kv_attention_ops();
 
 }  // namespace caliber
