@@ -1,3 +1,4 @@
+#include <ATen/TensorIndexing.h>
 #include <ATen/ops/full.h>
 #include <ATen/ops/ones.h>
 #include <ATen/ops/tensor.h>
@@ -31,8 +32,9 @@ void expect_values(const at::Tensor& out, const std::vector<double>& expected) {
 // what the cache held.
 TEST(KvAttentionOps, ReshapeAndCacheFlashWritesEachTokenAtItsSlot) {
   Args a;
-  a.t = {values({10, 20}, {2, 1, 1}), values({30, 40}, {2, 1, 1}), at::full({2, 2, 1, 1}, -1.0),
-         at::full({2, 2, 1, 1}, -2.0), slots({3, 0})};
+  a.t = {values({10, 20}, {2, 1, 1}), values({30, 40}, {2, 1, 1}),
+         at::full({2, 2, 1, 1}, -1.0, at::kDouble), at::full({2, 2, 1, 1}, -2.0, at::kDouble),
+         slots({3, 0})};
   find_op("reshape_and_cache_flash").call()(a);
   expect_values(a.t[2], {20, -1, -1, 10});
   expect_values(a.t[3], {40, -2, -2, 30});
