@@ -31,6 +31,7 @@
 
 #include "ops/builders.h"
 #include "ops/derived_families.h"
+#include "ops/input_detail.h"
 
 namespace caliber {
 namespace {
@@ -280,6 +281,30 @@ at::Tensor paged_mqa_logits(Args& a) {
   return logits.view({batch * next_n, max_len});
 }
 
+// FlagGems' Size Detail: the first `tensors` inputs, then the cache writers' keyword arguments
+// (kv_cache_dtype "auto" and the scales, 0-dim tensors) after `scales`.
+DetailFn cache_write_detail(size_t tensors, std::vector<std::string> scales) {
+  return [tensors, scales](const Args& a) {
+    SizeDetail d;
+    for (size_t i = 0; i < tensors; ++i) d.arg(size_of(a.t[i]));
+    d.kwarg("kv_cache_dtype", PyValue::str("auto"));
+    for (const auto& name : scales) d.kwarg(name, PyValue::size({}));
+    return d;
+  };
+}
+
+// flash_mla_kwargs yields q, block_table, blocked_k, max_seqlen_pad, block_size, b, s_q,
+// cache_seqlens, h_q, h_kv, d, dv, causal.
+SizeDetail flash_mla_detail(const Args& a) {
+  SizeDetail d;
+  for (size_t i = 0; i < 3; ++i) d.arg(size_of(a.t[i]));
+  for (size_t i = 0; i < 4; ++i) d.arg(PyValue::of(a.i[i]));
+  d.arg(size_of(a.t[3]));
+  for (size_t i = 4; i < 8; ++i) d.arg(PyValue::of(a.i[i]));
+  d.arg(PyValue::flag(a.i[8] != 0));
+  return d;
+}
+
 }  // namespace
 
 std::vector<OpDef> kv_attention_ops() {
@@ -292,14 +317,17 @@ std::vector<OpDef> kv_attention_ops() {
                   reshape_and_cache)
           .shape_desc("num_tokens, num_heads, head_size, block_size, num_blocks")
           .skip_shapes(reshape_and_cache_unsupported)
+          .detail(cache_write_detail(5, {"k_scale", "v_scale"}))
           .aten(kSlotAten),
       cache_write("reshape_and_cache_flash", "ReshapeAndCacheFlashBenchmark",
                   reshape_and_cache_flash_inputs, reshape_and_cache_flash)
           .shape_desc("num_tokens, num_heads, head_size, block_size, num_blocks")
+          .detail(cache_write_detail(5, {"k_scale", "v_scale"}))
           .aten(kSlotAten),
       cache_write("concat_and_cache_mla", "ConcatAndCacheMLABenchmark", concat_and_cache_mla_inputs,
                   concat_and_cache_mla)
           .shape_desc("kv_lora_rank, qk_rope_head_dim, num_tokens, block_size, num_blocks")
+          .detail(cache_write_detail(4, {"scale"}))
           .aten(mla_cache_aten),
       OpDef("flash_mla")
           .family(Family::kAttention)
@@ -308,6 +336,7 @@ std::vector<OpDef> kv_attention_ops() {
           .shape_desc("seqlen")
           .inputs(flash_mla_inputs)
           .call(flash_mla)
+          .detail(flash_mla_detail)
           .flops([](const Args& a, const at::Tensor&) {
             // QK^T over d and PV over dv for every cached token of every query head.
             const double tokens = a.t[3].to(at::kDouble).sum().item<double>();
@@ -327,6 +356,11 @@ std::vector<OpDef> kv_attention_ops() {
           .shape_desc("B, M, KV_LEN, TOPK, H, D")
           .inputs(sparse_attention_inputs)
           .call(sparse_attention)
+          .detail([](const Args& a) {
+            SizeDetail d;
+            for (const auto& t : a.t) d.arg(size_of(t));
+            return d.arg(PyValue::real_number(a.f[0]));
+          })
           .flops([](const Args& a, const at::Tensor&) {
             // ParallelSparseAttentionBenchmark.get_tflops: B * M * TOPK * 4 * H * D.
             const at::Tensor& q = a.t[0];
@@ -342,6 +376,11 @@ std::vector<OpDef> kv_attention_ops() {
           .shape_desc("batch_size, next_n, num_heads, context_len")
           .inputs(paged_mqa_logits_inputs)
           .call(paged_mqa_logits)
+          .detail([](const Args& a) {
+            SizeDetail d;
+            for (const auto& t : a.t) d.arg(size_of(t));
+            return d.arg(PyValue::of(a.i[0])).kwarg("clean_logits", PyValue::flag(false));
+          })
           .flops([](const Args& a, const at::Tensor& out) {
             return 2.0 * static_cast<double>(out.numel()) * a.t[0].size(2) * a.t[0].size(3);
           })
