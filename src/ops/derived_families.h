@@ -30,5 +30,7 @@ std::vector<OpDef> fused_ops();
 std::vector<OpDef> llm_misc_ops();
 // MoE routing and experts, FP8 quantisation, Hadamard transforms (moe_quant.cpp).
 std::vector<OpDef> moe_quant_ops();
+// Paged-KV cache writes and paged / sparse attention by their ATen composites (kv_attention.cpp).
+std::vector<OpDef> kv_attention_ops();
 
 }  // namespace caliber
