@@ -176,7 +176,7 @@ std::vector<ResultRow> CaseRunner::run_case(const ShapeCase& shape, DType dtype,
     if (setup_.candidate != nullptr && !stopped_) {
       std::string spec = setup_.candidate->spec();
       if (!coverage_) {
-        coverage_ = setup_.candidate->covers(op_, device_.backend().torch_device_type);
+        coverage_ = setup_.candidate->covers_op(op_, device_.backend().torch_device_type);
       }
       if (!coverage_->baseline_intact()) {
         rows.front().markers.push_back(

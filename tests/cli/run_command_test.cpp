@@ -557,8 +557,8 @@ TEST_F(RunCommandCandidate, AFunctionOfTheModuleCoversAFusedOp) {
   expect_speedups(rows);
   for (size_t i = 0; i < rows.size(); i += 2) {
     EXPECT_THAT(rows[i + 1].markers,
-                testing::Contains("covered_by[python function toy_override.silu_and_mul]"));
-    EXPECT_THAT(rows[i].markers, Not(testing::Contains(HasSubstr("covered_by"))));
+                ::testing::Contains("covered_by[python function toy_override.silu_and_mul]"));
+    EXPECT_THAT(rows[i].markers, Not(::testing::Contains(HasSubstr("covered_by"))));
   }
 }
 

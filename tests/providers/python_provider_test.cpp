@@ -4,6 +4,7 @@
 #include <ATen/ops/allclose.h>
 #include <ATen/ops/arange.h>
 #include <ATen/ops/equal.h>
+#include <ATen/ops/mul.h>
 #include <ATen/ops/relu.h>
 #include <ATen/ops/silu.h>
 #include <gtest/gtest.h>
@@ -145,7 +146,7 @@ TEST_F(PythonProviderTest, EmbeddedTorchSharesTheProcessLibtorch) {
 // has silu_and_mul, moe_sum and a wrong gelu_and_mul, and no reglu.
 TEST_F(PythonProviderTest, AnOpDeclaringAFunctionIsCoveredByTheModulesFunction) {
   auto provider = make_provider("python:toy_override");
-  const Coverage coverage = provider->covers(find_op("silu_and_mul"), "cpu");
+  const Coverage coverage = provider->covers_op(find_op("silu_and_mul"), "cpu");
   EXPECT_TRUE(coverage.covered());
   EXPECT_TRUE(coverage.function_declared);
   EXPECT_EQ(coverage.function, "toy_override.silu_and_mul");
@@ -156,12 +157,12 @@ TEST_F(PythonProviderTest, AnOpWhoseFunctionTheModuleLacksIsNotCovered) {
   auto provider = make_provider("python:toy_override");
   // reglu's composite calls aten::relu, which the toy's scope overrides: still not covered, since
   // that would time the toy's relu, not a fused reglu.
-  const Coverage coverage = provider->covers(find_op("reglu"), "cpu");
+  const Coverage coverage = provider->covers_op(find_op("reglu"), "cpu");
   EXPECT_EQ(coverage.overridden, std::vector<std::string>{"aten::relu"});
   EXPECT_TRUE(coverage.function.empty());
   EXPECT_FALSE(coverage.covered());
   // An op without a declared function is still asked of the dispatcher alone.
-  EXPECT_TRUE(provider->covers(find_op("add"), "cpu").covered());
+  EXPECT_TRUE(provider->covers_op(find_op("add"), "cpu").covered());
 }
 
 TEST_F(PythonProviderTest, BoundFunctionRunsOnTheCasesTensors) {
@@ -174,7 +175,7 @@ TEST_F(PythonProviderTest, BoundFunctionRunsOnTheCasesTensors) {
   const at::Tensor result = bound.result();
   EXPECT_EQ(toy_calls("silu_and_mul"), before + 2);
   const Args& a = instance.args();
-  EXPECT_TRUE(at::allclose(result, at::silu(a.t[0]) * a.t[1]));
+  EXPECT_TRUE(at::allclose(result, at::mul(at::silu(a.t[0]), a.t[1])));
   const Verification check = instance.compare_with(bound.result);
   EXPECT_TRUE(check.ok) << check.detail;
 }

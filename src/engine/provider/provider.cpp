@@ -44,7 +44,7 @@ Coverage Provider::covers(const std::vector<std::string>& aten_ops,
   return coverage;
 }
 
-Coverage Provider::covers(const OpDef& op, const std::string& device_type) {
+Coverage Provider::covers_op(const OpDef& op, const std::string& device_type) {
   Coverage coverage = covers(op.aten(), device_type);
   if (op.python_fn()) {
     coverage.function_declared = true;

@@ -58,11 +58,11 @@ class Provider {
   Coverage covers(const std::vector<std::string>& aten_ops, const std::string& device_type);
   // The same for `op`'s ATen operators and, when `op` declares a Python function, whether the
   // candidate has it (Coverage::function).
-  Coverage covers(const OpDef& op, const std::string& device_type);
+  Coverage covers_op(const OpDef& op, const std::string& device_type);
 
-  // The candidate's function `fn` bound to `args`, one case's inputs: only for a function covers()
-  // found. Its result is the returned tensor, the first tensor of a tuple, or undefined for None.
-  // Calls hold the interpreter only while Python runs; a Python exception leaves as such
+  // The candidate's function `fn` bound to `args`, one case's inputs: only for a function
+  // covers_op() found. Its result is the returned tensor, the first tensor of a tuple, or undefined
+  // for None. Calls hold the interpreter only while Python runs; a Python exception leaves as such
   // (rethrow_candidate_failure words it). Called outside the scope, as FlagGems' benchmark calls
   // its gems_op.
   BoundFunction bind_function(const PythonFn& fn, Args& args);
