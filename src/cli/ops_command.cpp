@@ -75,7 +75,9 @@ int list_ops(const OpsOptions& o) {
                     {"shape_key", set.key},
                     {"shape_desc", set.shape_desc},
                     {"flags", op->flag_names()},
-                    {"aten", op->aten()}});
+                    {"aten", op->aten()},
+                    // what a python: candidate's function for the op is called with
+                    {"python_fn", op->python_fn() ? to_string(*op->python_fn()) : ""}});
   }
   if (o.as_json) {
     fmt::print("{}\n", rows.dump(2));

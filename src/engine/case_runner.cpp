@@ -98,6 +98,27 @@ ResultRow CaseRunner::measured_row(ResultRow row, const std::string& provider,
   return row;
 }
 
+ResultRow CaseRunner::measure_function(ResultRow row, const std::string& provider,
+                                       const std::string& function, OpInstance& instance) {
+  try {
+    BoundFunction bound = setup_.candidate->bind_function(*op_.python_fn(), instance.args());
+    // A fused kernel is a new computation, not ATen's under another name: it is timed only once
+    // its result matches the baseline's on the case's inputs.
+    Verification check = instance.compare_with(bound.result);
+    if (!check.ok) {
+      throw Error(ErrorKind::kOpFailure,
+                  fmt::format("python function {}: result differs from the baseline's: {}",
+                              function, check.detail));
+    }
+    row.markers.push_back(fmt::format("covered_by[python function {}]", function));
+    return measured_row(std::move(row), provider, bound.call, instance.bytes(), instance.flops());
+  } catch (const Error&) {
+    throw;
+  } catch (...) {
+    setup_.candidate->rethrow_candidate_failure(std::current_exception());
+  }
+}
+
 std::vector<ResultRow> CaseRunner::run_case(const ShapeCase& shape, DType dtype,
                                             const std::string& desc) {
   auto started = std::chrono::steady_clock::now();
@@ -131,12 +152,15 @@ std::vector<ResultRow> CaseRunner::run_case(const ShapeCase& shape, DType dtype,
     for (const auto& dims : instance.input_shapes()) {
       row.shape.push_back(std::vector<long>(dims.begin(), dims.end()));
     }
-    auto measure_provider = [&](const std::string& provider, bool candidate) {
+    // `candidate`: inside the candidate's scope; `function`: its own function for the op instead.
+    auto measure_provider = [&](const std::string& provider, bool candidate,
+                                const std::string& function = "") {
       ResultRow r = row;
       try {
         auto measure_once = [&] {
           return measured_row(row, provider, instance.call(), instance.bytes(), instance.flops());
         };
+        if (!function.empty()) return measure_function(row, provider, function, instance);
         return candidate ? with_candidate(*setup_.candidate, measure_once) : measure_once();
       } catch (const CapturePoisonedError& e) {
         stopped_ = true;
@@ -152,7 +176,7 @@ std::vector<ResultRow> CaseRunner::run_case(const ShapeCase& shape, DType dtype,
     if (setup_.candidate != nullptr && !stopped_) {
       std::string spec = setup_.candidate->spec();
       if (!coverage_) {
-        coverage_ = setup_.candidate->covers(op_.aten(), device_.backend().torch_device_type);
+        coverage_ = setup_.candidate->covers_op(op_, device_.backend().torch_device_type);
       }
       if (!coverage_->baseline_intact()) {
         rows.front().markers.push_back(
@@ -162,11 +186,14 @@ std::vector<ResultRow> CaseRunner::run_case(const ShapeCase& shape, DType dtype,
         ResultRow r = row;
         r.provider = spec;
         r.status = RowStatus::kNotCovered;
-        r.error = fmt::format("not covered: the candidate overrides none of {}",
-                              fmt::join(op_.aten(), ", "));
+        r.error = coverage_->function_declared
+                      ? fmt::format("not covered: {} has no python function {}", spec,
+                                    op_.python_fn()->name)
+                      : fmt::format("not covered: the candidate overrides none of {}",
+                                    fmt::join(op_.aten(), ", "));
         rows.push_back(r);
       } else {
-        ResultRow r = measure_provider(spec, true);
+        ResultRow r = measure_provider(spec, true, coverage_->function);
         if (r.status == RowStatus::kSuccess && rows.front().status == RowStatus::kSuccess &&
             r.latency_ms > 0) {
           r.baseline_ms = rows.front().latency_ms;

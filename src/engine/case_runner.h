@@ -9,6 +9,7 @@
 #include "core/result_row.h"
 #include "core/shape.h"
 #include "engine/device/device_context.h"
+#include "engine/op_instance.h"
 #include "engine/provider/provider.h"
 #include "ops/op_def.h"
 #include "timing/measure_options.h"
@@ -45,6 +46,10 @@ class CaseRunner {
   // `row` carries the case's description; the measurement fills in the rest.
   ResultRow measured_row(ResultRow row, const std::string& provider,
                          const std::function<void()>& call, double bytes, double flops);
+  // The candidate's own function for the op (`function`, as coverage names it), checked against
+  // the baseline's result, then timed where the op's call would be.
+  ResultRow measure_function(ResultRow row, const std::string& provider,
+                             const std::string& function, OpInstance& instance);
 
   const OpDef& op_;
   DeviceContext& device_;

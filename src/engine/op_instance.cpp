@@ -207,6 +207,42 @@ Verification OpInstance::verify() const {
   }
 }
 
+Args& OpInstance::args() const { return state_->args; }
+
+Verification OpInstance::compare_with(const std::function<at::Tensor()>& other) const {
+  State& s = *state_;
+  if (s.op->backward()) {
+    return {false, true, s.op->name() + ": a backward op is not compared with another call"};
+  }
+  try {
+    if (s.reset) s.reset();
+    // Both calls may write their inputs (in-place ops, out= buffers, flag_gems'
+    // fused_add_rms_norm): each starts from the inputs as they are now, and leaves them so.
+    std::vector<at::Tensor> saved;
+    for (const auto& t : s.args.t) saved.push_back(t.defined() ? t.clone() : t);
+    auto restore = [&] {
+      for (std::size_t k = 0; k < saved.size(); ++k) {
+        if (saved[k].defined()) s.args.t[k].copy_(saved[k]);
+      }
+    };
+    at::Tensor own = s.op->call()(s.args);
+    std::optional<std::size_t> written;
+    for (std::size_t k = 0; own.defined() && k < s.args.t.size(); ++k) {
+      if (own.is_same(s.args.t[k])) written = k;
+    }
+    at::Tensor expected = own.detach().clone();
+    restore();
+    at::Tensor got = other();
+    if (!got.defined() && written) got = s.args.t[*written];
+    if (!got.defined()) return {false, true, "the call returned no tensor"};
+    got = got.detach().clone();
+    restore();
+    return compare(got, expected, s.op->tolerance(), runs_in_tf32(*s.op, got));
+  } catch (const c10::Error& e) {
+    return {false, true, first_line(e.what())};
+  }
+}
+
 OpInstance instantiate(const OpDef& op, const ShapeCase& shape, DType dtype,
                        const InstanceOptions& options) {
   if (!op.inputs() || !op.call()) {

@@ -46,6 +46,13 @@ class OpInstance {
   // Runs the op once more (resetting first when in-place) and compares its output with a float64
   // CPU reference built from the same inputs, or applies the op's own check.
   Verification verify() const;
+  // The case's inputs, for a call the candidate binds to them (a python: function).
+  Args& args() const;
+  // Runs the op's call, then `other`, on the same inputs (restored before and after each) and
+  // compares other's result with the op's, at the op's tolerance. A result `other` leaves
+  // undefined (a Python function returning None) is read from the input the op's call returns
+  // (moe_sum's output).
+  Verification compare_with(const std::function<at::Tensor()>& other) const;
 
   struct State;
 

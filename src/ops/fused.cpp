@@ -46,6 +46,9 @@ namespace caliber {
 namespace {
 
 using GateFn = std::function<at::Tensor(const at::Tensor&)>;
+using py_args::kw;
+using py_args::list;
+using py_args::t;
 
 at::Tensor identity(const at::Tensor& x) { return x; }
 
@@ -69,13 +72,21 @@ OpDef gated(const std::string& name, GateFn activation, GateFn up, bool out) {
 
 // The mark and, with `with_out`, its _out form, as test_silu_and_mul.py and
 // test_silu_and_mul_with_clamp.py pair them: the same composite, the _out one ending in
-// torch.mul(..., out=out).
+// torch.mul(..., out=out). FlagGems' functions of the same names take (x, y[, out], *constants).
 std::vector<OpDef> gated_marks(const std::string& name, const GateFn& activation, const GateFn& up,
-                               std::vector<std::string> aten, bool with_out) {
-  std::vector<OpDef> ops = {gated(name, activation, up, false).aten(aten)};
+                               std::vector<std::string> aten, bool with_out,
+                               const std::vector<PyArg>& constants = {}) {
+  auto args = [&constants](std::vector<PyArg> tensors) {
+    tensors.insert(tensors.end(), constants.begin(), constants.end());
+    return tensors;
+  };
+  std::vector<OpDef> ops = {
+      gated(name, activation, up, false).aten(aten).python_fn(name, args({t(0), t(1)}))};
   if (with_out) {
     aten.back() += ".out";
-    ops.push_back(gated(name + "_out", activation, up, true).aten(std::move(aten)));
+    ops.push_back(gated(name + "_out", activation, up, true)
+                      .aten(std::move(aten))
+                      .python_fn(name + "_out", args({t(0), t(1), t(2)})));
   }
   return ops;
 }
@@ -300,9 +311,10 @@ std::vector<OpDef> fused_ops() {
       "gelu_and_mul", [](const at::Tensor& x) { return at::gelu(x); }, identity,
       {"aten::gelu", "aten::mul"}, false));
   add(gated_marks("silu_and_mul_with_clamp", clamp_gate, clamp_up,
-                  {"aten::clamp", "aten::silu", "aten::mul"}, true));
+                  {"aten::clamp", "aten::silu", "aten::mul"}, true, {kLimit}));
 
   // TE forward GLUs: act(a) * b over the halves; backward: [grad * b * act'(a), grad * act(a)].
+  // FlagGems' functions of the same names take TE's (x) and (grad, x), the quantizer left None.
   auto halves = [](const at::Tensor& x) { return x.chunk(2, -1); };
   auto forward = [&](const char* name, GateFn act, std::vector<std::string> aten) {
     return te_glu(name, false)
@@ -310,7 +322,8 @@ std::vector<OpDef> fused_ops() {
           auto h = halves(a.t[0]);
           return at::mul(act(h[0]), h[1]);
         })
-        .aten(std::move(aten));
+        .aten(std::move(aten))
+        .python_fn(name, {t(0)});
   };
   using BackFn = std::function<at::Tensor(const at::Tensor& grad, const at::Tensor& a)>;
   auto backward = [&](const char* name, GateFn act, BackFn act_backward,
@@ -321,7 +334,8 @@ std::vector<OpDef> fused_ops() {
           const at::Tensor& grad = a.t[0];
           return at::cat({act_backward(grad * h[1], h[0]), grad * act(h[0])}, -1);
         })
-        .aten(std::move(aten));
+        .aten(std::move(aten))
+        .python_fn(name, {t(0), t(1)});
   };
   auto relu = [](const at::Tensor& x) { return at::relu(x); };
   add({
@@ -348,14 +362,19 @@ std::vector<OpDef> fused_ops() {
       residual_norm("add_rms_norm", 1, add_rms_norm)
           .shape_keys({"GenericBenchmark2DOnly", "GenericBenchmark"})
           .more_shapes(ops::generic_more_shapes_2d())
-          .aten(kRmsAten),
+          .aten(kRmsAten)
+          .python_fn("add_rms_norm", {t(0), t(1), list(0), t(2)}),
       // test_fused_add_rms_norm.py: the same torch_op, eps 1e-5, on GenericBenchmarkExcluse1D.
-      residual_norm("fused_add_rms_norm", 1, add_rms_norm).aten(kRmsAten),
+      // flag_gems.fused_add_rms_norm works in place (x and residual), as in its benchmark.
+      residual_norm("fused_add_rms_norm", 1, add_rms_norm)
+          .aten(kRmsAten)
+          .python_fn("fused_add_rms_norm", {t(0), t(1), list(0), t(2), 1e-5}),
       // test_skip_layer_norm.py: torch.layer_norm(inp + residual, (N,), weight, bias).
       residual_norm(
           "skip_layer_norm", 2,
           [](A& a) { return at::layer_norm(a.t[0] + a.t[1], a.lists[0], a.t[2], a.t[3]); })
-          .aten({"aten::add", "aten::native_layer_norm"}),
+          .aten({"aten::add", "aten::native_layer_norm"})
+          .python_fn("skip_layer_norm", {t(0), t(1), list(0), t(2), t(3)}),
   });
 
   // TE's scaled softmax: softmax(x * scale) over the last dim; its backward,
@@ -363,20 +382,24 @@ std::vector<OpDef> fused_ops() {
   add({
       scaled_softmax("scaled_softmax_forward", false)
           .call([](A& a) { return at::softmax(a.t[0] * a.f[0], -1); })
-          .aten({"aten::mul.Tensor", "aten::_softmax"}),
+          .aten({"aten::mul.Tensor", "aten::_softmax"})
+          .python_fn("scaled_softmax_forward", {t(0), py_args::f(0)}),
       scaled_softmax("scaled_softmax_backward", true)
           .call([](A& a) {
             return at::_softmax_backward_data(a.t[0], a.t[1], -1, a.t[0].scalar_type()) * a.f[0];
           })
-          .aten({"aten::_softmax_backward_data", "aten::mul.Tensor"}),
+          .aten({"aten::_softmax_backward_data", "aten::mul.Tensor"})
+          .python_fn("scaled_softmax_backward", {t(0), t(1), py_args::f(0)}),
   });
   add({
       te_rmsnorm("te_rmsnorm_fwd", false)
           .call([](A& a) { return at::rms_norm(a.t[0], {a.t[0].size(-1)}, a.t[1], 1e-5); })
-          .aten({"aten::rms_norm"}),
+          .aten({"aten::rms_norm"})
+          .python_fn("te_rmsnorm_fwd", {t(0), t(1), 1e-5, kw("zero_centered_gamma", false)}),
       te_rmsnorm("te_rmsnorm_bwd", true)
           .call(rmsnorm_dx)
-          .aten({"aten::_to_copy", "aten::mul.Tensor", "aten::mean.dim", "aten::sub.Tensor"}),
+          .aten({"aten::_to_copy", "aten::mul.Tensor", "aten::mean.dim", "aten::sub.Tensor"})
+          .python_fn("te_rmsnorm_bwd", {t(0), t(1), t(2), t(3), 0, false}),
       OpDef("apply_rotary_pos_emb")
           .family(Family::kAttention)
           .shape_key("RopeBenchmark")
@@ -386,7 +409,8 @@ std::vector<OpDef> fused_ops() {
           .flops(ops::input_numel)
           .tolerance(2)
           .aten({"aten::_to_copy", "aten::repeat_interleave.self_int", "aten::cat", "aten::neg",
-                 "aten::mul.Tensor", "aten::add.Tensor"}),
+                 "aten::mul.Tensor", "aten::add.Tensor"})
+          .python_fn("apply_rotary_pos_emb", {t(0), t(1), t(2), t(3)}),
   });
   add({
       OpDef("moe_sum")
@@ -397,7 +421,8 @@ std::vector<OpDef> fused_ops() {
           .inputs(moe_sum_inputs)
           .call([](A& a) { return a.t[1].copy_(a.t[0].sum(1)); })
           .flops(ops::input_numel)
-          .aten({"aten::sum.dim_IntList", "aten::copy_"}),
+          .aten({"aten::sum.dim_IntList", "aten::copy_"})
+          .python_fn("moe_sum", {t(0), t(1)}),
       // test_normed_cumsum.py: cumsum(x, -1) / x.sum(-1, keepdim=True), x = rand + 0.1.
       OpDef("normed_cumsum")
           .family(Family::kReduction)
@@ -407,7 +432,8 @@ std::vector<OpDef> fused_ops() {
               [](const BuildContext& c, A& a) { a.t = {at::rand(c.dims(), c.options()) + 0.1}; })
           .call([](A& a) { return at::cumsum(a.t[0], -1) / a.t[0].sum(-1, /*keepdim=*/true); })
           .flops(ops::input_numel)
-          .aten({"aten::cumsum", "aten::sum.dim_IntList", "aten::div.Tensor"}),
+          .aten({"aten::cumsum", "aten::sum.dim_IntList", "aten::div.Tensor"})
+          .python_fn("normed_cumsum", {t(0), -1}),
       // test_matmuladd.py: matmul(x [M, K], w [K, N]) + bias [N]; MatMulAddBenchmark.get_tflops
       // M * N * (2K + 1).
       gemm_bias("matmuladd", [](A& a) { return at::matmul(a.t[0], a.t[1]) + a.t[2]; })
@@ -415,7 +441,8 @@ std::vector<OpDef> fused_ops() {
             return static_cast<double>(a.t[0].size(0)) * a.t[1].size(1) *
                    (2.0 * a.t[0].size(1) + 1);
           })
-          .aten({"aten::matmul", "aten::mm", "aten::add.Tensor"}),
+          .aten({"aten::matmul", "aten::mm", "aten::add.Tensor"})
+          .python_fn("matmuladd", {t(0), t(1), t(2)}),
       // test_matmul_bias_activation.py: relu(mm(x, w) + bias); set_more_shapes returns None.
       gemm_bias("matmul_bias_activation",
                 [](A& a) { return at::relu(at::mm(a.t[0], a.t[1]) + a.t[2]); })
@@ -423,7 +450,8 @@ std::vector<OpDef> fused_ops() {
           .flops([](const A& a, const at::Tensor&) {
             return 2.0 * a.t[0].size(0) * a.t[1].size(1) * a.t[0].size(1);
           })
-          .aten({"aten::mm", "aten::add.Tensor", "aten::relu"}),
+          .aten({"aten::mm", "aten::add.Tensor", "aten::relu"})
+          .python_fn("matmul_bias_activation", {t(0), t(1), t(2)}),
   });
   return ops;
 }

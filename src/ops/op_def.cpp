@@ -105,6 +105,10 @@ OpDef& OpDef::detail(DetailFn detail) {
   detail_ = std::move(detail);
   return *this;
 }
+OpDef& OpDef::python_fn(std::string name, std::vector<PyArg> args) {
+  python_fn_ = PythonFn{std::move(name), std::move(args)};
+  return *this;
+}
 
 bool OpDef::answers_to(const std::string& name) const {
   return name == name_ || std::find(aliases_.begin(), aliases_.end(), name) != aliases_.end();

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -9,6 +10,7 @@
 #include "core/shape_resolver.h"
 #include "core/size_detail.h"
 #include "ops/family.h"
+#include "ops/python_fn.h"
 
 // Torch types only by name: this header is read by layers that must not pay for torch's
 // headers; the callables are written (and called) in engine/ and ops/ translation units.
@@ -65,6 +67,10 @@ class OpDef {
   // Other names FlagGems' benchmark marks this op with (`absolute` for `abs`).
   OpDef& aliases(std::vector<std::string> names);
   OpDef& detail(DetailFn detail);
+  // A function a python: candidate may offer for this op, which the dispatcher never reaches (a
+  // fused kernel): `.python_fn("silu_and_mul", {t(0), t(1)})` with py_args' t, i, f, list, kw
+  // and constants. When declared, it alone covers the op (docs/providers.md).
+  OpDef& python_fn(std::string name, std::vector<PyArg> args);
 
   const std::string& name() const { return name_; }
   Family family() const { return family_; }
@@ -90,6 +96,7 @@ class OpDef {
   const std::vector<std::string>& aliases() const { return aliases_; }
   bool answers_to(const std::string& name) const;  // its name or one of its aliases
   const DetailFn& detail() const { return detail_; }
+  const std::optional<PythonFn>& python_fn() const { return python_fn_; }
   bool supports(DType dtype) const;
   std::vector<std::string> flag_names() const;  // "inplace", "backward", ...
 
@@ -118,6 +125,7 @@ class OpDef {
   std::vector<std::string> aten_;
   std::vector<std::string> aliases_;
   DetailFn detail_;
+  std::optional<PythonFn> python_fn_;
 };
 
 }  // namespace caliber

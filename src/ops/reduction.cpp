@@ -62,10 +62,12 @@ std::vector<OpDef> reduction_ops() {
       reduction("amax", [](A& a) { return a.t[0].amax(a.i[0]); }).dtypes(ops::float_and_int()),
       reduction("amin", [](A& a) { return a.t[0].amin(a.i[0]); }).dtypes(ops::float_and_int()),
       // test_amin.py's amin_: a[0].copy_(torch.amin(x, dim, keepdim=True)), the minimum broadcast
-      // back over x (no ATen amin_ exists).
+      // back over x (no ATen amin_ exists). flag_gems.amin_ gets dim 0 where its test passes none
+      // (1-D): the same minimum.
       reduction("amin_", [](A& a) { return a.t[0].copy_(a.t[0].amin(a.i[0], true)); })
           .inplace()
-          .aten({"aten::amin", "aten::copy_"}),
+          .aten({"aten::amin", "aten::copy_"})
+          .python_fn("amin_", {py_args::t(0), py_args::i(0)}),
       reduction("max", [](A& a) { return std::get<0>(a.t[0].max(a.i[0])); })
           .aten({"aten::max.dim"})
           .dtypes(ops::float_and_int()),

@@ -541,6 +541,67 @@ TEST_F(RunCommandCandidate, ARaisingOverrideIsAFailedRowAndTheRunGoesOn) {
   EXPECT_THAT(log, HasSubstr("8 rows, 4 failed"));
 }
 
+// A fused op declares the Python function a candidate may offer (OpDef::python_fn): the toy's
+// silu_and_mul is timed where the op's composite would be.
+TEST_F(RunCommandCandidate, AFunctionOfTheModuleCoversAFusedOp) {
+  const auto run_dir = out("py_fn");
+  RunCommandOutcome r = run(std::string(kQuick) +
+                                " --op silu_and_mul --dtypes float32 --candidate "
+                                "python:toy_override --out " +
+                                run_dir.string(),
+                            python_env());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  auto rows = results(run_dir);
+  ASSERT_FALSE(rows.empty());
+  expect_interleaved(rows, "python:toy_override");
+  expect_speedups(rows);
+  for (size_t i = 0; i < rows.size(); i += 2) {
+    EXPECT_THAT(rows[i + 1].markers,
+                ::testing::Contains("covered_by[python function toy_override.silu_and_mul]"));
+    EXPECT_THAT(rows[i].markers, Not(::testing::Contains(HasSubstr("covered_by"))));
+  }
+}
+
+TEST_F(RunCommandCandidate, AFusedOpWhoseFunctionTheModuleLacksIsNotCovered) {
+  // reglu's composite calls aten::relu, which toy_override's scope overrides; it has no reglu.
+  const auto run_dir = out("py_no_fn");
+  RunCommandOutcome r = run(std::string(kQuick) +
+                                " --op reglu --dtypes float32 --candidate python:toy_override "
+                                "--out " +
+                                run_dir.string(),
+                            python_env());
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  auto rows = results(run_dir);
+  ASSERT_FALSE(rows.empty());
+  expect_interleaved(rows, "python:toy_override");
+  for (size_t i = 0; i < rows.size(); i += 2) {
+    EXPECT_EQ(rows[i].status, RowStatus::kSuccess);
+    EXPECT_EQ(rows[i + 1].status, RowStatus::kNotCovered);
+    EXPECT_EQ(rows[i + 1].error, "not covered: python:toy_override has no python function reglu");
+  }
+}
+
+TEST_F(RunCommandCandidate, AFunctionWithAnotherResultIsAFailedRowNotATiming) {
+  const auto run_dir = out("py_wrong_fn");
+  RunCommandOutcome r = run(std::string(kQuick) +
+                                " --op gelu_and_mul --dtypes float32 --candidate "
+                                "python:toy_override --out " +
+                                run_dir.string(),
+                            python_env());
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  auto rows = results(run_dir);
+  ASSERT_FALSE(rows.empty());
+  expect_interleaved(rows, "python:toy_override");
+  for (size_t i = 0; i < rows.size(); i += 2) {
+    EXPECT_EQ(rows[i].status, RowStatus::kSuccess);
+    EXPECT_EQ(rows[i + 1].status, RowStatus::kFailed);
+    EXPECT_THAT(rows[i + 1].error,
+                HasSubstr("python function toy_override.gelu_and_mul: result differs from the "
+                          "baseline's"));
+    EXPECT_EQ(rows[i + 1].sample_count, 0);
+  }
+}
+
 TEST_F(RunCommandCandidate, LibraryCandidateCoversAddAndNotMul) {
   const std::string spec = std::string("library:") + CALIBER_EXAMPLE_LIBRARY;
   const auto add_dir = out("lib_add");

@@ -1,9 +1,12 @@
 #include "engine/provider/python_provider.h"
 
 #include <ATen/ops/add.h>
+#include <ATen/ops/allclose.h>
 #include <ATen/ops/arange.h>
 #include <ATen/ops/equal.h>
+#include <ATen/ops/mul.h>
 #include <ATen/ops/relu.h>
+#include <ATen/ops/silu.h>
 #include <gtest/gtest.h>
 #include <pybind11/embed.h>
 
@@ -12,8 +15,11 @@
 #include <thread>
 
 #include "core/error.h"
+#include "engine/op_instance.h"
 #include "engine/provider/embedded_python.h"
 #include "engine/provider/loaded_libraries.h"
+#include "ops/args.h"
+#include "ops/op_registry.h"
 
 namespace py = pybind11;
 
@@ -134,6 +140,64 @@ TEST_F(PythonProviderTest, EmbeddedTorchSharesTheProcessLibtorch) {
   EXPECT_EQ(loaded_library_files("libtorch_cpu").size(), 1u);
   py::gil_scoped_acquire gil;
   EXPECT_TRUE(py::module_::import("sys").attr("modules").contains("torch"));
+}
+
+// Fused ops declare the Python function a candidate may offer (OpDef::python_fn); toy_override
+// has silu_and_mul, moe_sum and a wrong gelu_and_mul, and no reglu.
+TEST_F(PythonProviderTest, AnOpDeclaringAFunctionIsCoveredByTheModulesFunction) {
+  auto provider = make_provider("python:toy_override");
+  const Coverage coverage = provider->covers_op(find_op("silu_and_mul"), "cpu");
+  EXPECT_TRUE(coverage.covered());
+  EXPECT_TRUE(coverage.function_declared);
+  EXPECT_EQ(coverage.function, "toy_override.silu_and_mul");
+  EXPECT_TRUE(coverage.overridden.empty());  // the dispatcher plays no part
+}
+
+TEST_F(PythonProviderTest, AnOpWhoseFunctionTheModuleLacksIsNotCovered) {
+  auto provider = make_provider("python:toy_override");
+  // reglu's composite calls aten::relu, which the toy's scope overrides: still not covered, since
+  // that would time the toy's relu, not a fused reglu.
+  const Coverage coverage = provider->covers_op(find_op("reglu"), "cpu");
+  EXPECT_EQ(coverage.overridden, std::vector<std::string>{"aten::relu"});
+  EXPECT_TRUE(coverage.function.empty());
+  EXPECT_FALSE(coverage.covered());
+  // An op without a declared function is still asked of the dispatcher alone.
+  EXPECT_TRUE(provider->covers_op(find_op("add"), "cpu").covered());
+}
+
+TEST_F(PythonProviderTest, BoundFunctionRunsOnTheCasesTensors) {
+  auto provider = make_provider("python:toy_override");
+  const OpDef& op = find_op("silu_and_mul");
+  OpInstance instance = instantiate(op, ShapeCase{Shape{4, 8}}, DType::kFloat32, {});
+  const BoundFunction bound = provider->bind_function(*op.python_fn(), instance.args());
+  const long before = toy_calls("silu_and_mul");
+  bound.call();
+  const at::Tensor result = bound.result();
+  EXPECT_EQ(toy_calls("silu_and_mul"), before + 2);
+  const Args& a = instance.args();
+  EXPECT_TRUE(at::allclose(result, at::mul(at::silu(a.t[0]), a.t[1])));
+  const Verification check = instance.compare_with(bound.result);
+  EXPECT_TRUE(check.ok) << check.detail;
+}
+
+TEST_F(PythonProviderTest, ComparisonReadsAFunctionReturningNoneFromTheOpsOutput) {
+  auto provider = make_provider("python:toy_override");
+  const OpDef& op = find_op("moe_sum");
+  OpInstance instance = instantiate(op, ShapeCase{Shape{4, 2, 8}}, DType::kFloat32, {});
+  const BoundFunction bound = provider->bind_function(*op.python_fn(), instance.args());
+  EXPECT_FALSE(bound.result().defined());
+  const Verification check = instance.compare_with(bound.result);
+  EXPECT_TRUE(check.ok) << check.detail;
+}
+
+TEST_F(PythonProviderTest, ComparisonRefusesAFunctionWithAnotherResult) {
+  auto provider = make_provider("python:toy_override");
+  const OpDef& op = find_op("gelu_and_mul");
+  OpInstance instance = instantiate(op, ShapeCase{Shape{4, 8}}, DType::kFloat32, {});
+  const Verification check =
+      instance.compare_with(provider->bind_function(*op.python_fn(), instance.args()).result);
+  EXPECT_FALSE(check.ok);
+  EXPECT_NE(check.detail.find("elements outside"), std::string::npos) << check.detail;
 }
 
 TEST_F(PythonProviderTest, MissingModuleIsAUsageError) {

@@ -6,6 +6,12 @@ calls in `calls`, which is how a test sees that they ran. `raising_context()` (u
 `python:toy_override:raising_context`) installs an add that raises, for the failure path, and
 `sleeping_context()` an add that takes at least a millisecond, so that a timing shows from the
 outside of a `caliber run` process which rows ran the override.
+
+It also offers functions for ops the dispatcher never reaches, as FlagGems does for its fused
+kernels (caliber's OpDef::python_fn declares their names and arguments): `silu_and_mul` (right,
+computed another way than the baseline), `moe_sum` (writes its output and returns None), and
+`gelu_and_mul`, deliberately twice the right result, which caliber must refuse to time. It has no
+`reglu`, so that op is not covered although the context overrides aten::relu.
 """
 
 import contextlib
@@ -15,7 +21,7 @@ import torch
 
 __version__ = "0.1.toy"
 
-calls = {"add": 0, "relu": 0}
+calls = {"add": 0, "relu": 0, "silu_and_mul": 0, "moe_sum": 0, "gelu_and_mul": 0}
 
 
 def _add(self, other, *, alpha=1):
@@ -26,6 +32,21 @@ def _add(self, other, *, alpha=1):
 def _relu(self):
     calls["relu"] += 1
     return torch.clamp_min(self, 0)
+
+
+def silu_and_mul(x, y):
+    calls["silu_and_mul"] += 1
+    return x * torch.sigmoid(x) * y
+
+
+def moe_sum(input, output):
+    calls["moe_sum"] += 1
+    torch.sum(input, dim=1, out=output)
+
+
+def gelu_and_mul(x, y):
+    calls["gelu_and_mul"] += 1
+    return 2 * torch.nn.functional.gelu(x) * y
 
 
 def _refusing_add(self, other, *, alpha=1):

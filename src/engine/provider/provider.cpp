@@ -44,6 +44,27 @@ Coverage Provider::covers(const std::vector<std::string>& aten_ops,
   return coverage;
 }
 
+Coverage Provider::covers_op(const OpDef& op, const std::string& device_type) {
+  Coverage coverage = covers(op.aten(), device_type);
+  if (op.python_fn()) {
+    coverage.function_declared = true;
+    coverage.function = do_find_function(*op.python_fn());
+  }
+  return coverage;
+}
+
+BoundFunction Provider::bind_function(const PythonFn& fn, Args& args) {
+  if (do_find_function(fn).empty()) {
+    throw Error(ErrorKind::kInternal, fmt::format("{}: no function {} to bind", spec_, fn.name));
+  }
+  return do_bind_function(fn, args);
+}
+
+BoundFunction Provider::do_bind_function(const PythonFn& fn, Args& args) {
+  (void)args;
+  throw Error(ErrorKind::kInternal, fmt::format("{}: cannot call {}", spec_, fn.name));
+}
+
 void Provider::rethrow_candidate_failure(std::exception_ptr failure) {
   const std::string message = failure_message(failure);
   if (!message.empty()) throw Error(ErrorKind::kOpFailure, fmt::format("{}: {}", spec_, message));

@@ -1,15 +1,25 @@
 #pragma once
 
 #include <exception>
+#include <functional>
 #include <memory>
 #include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "ops/op_def.h"
+
 namespace caliber {
 
 class DispatchSnapshot;
+
+// A candidate's own function for an op (OpDef::python_fn) bound to one case's inputs, which were
+// converted once, outside any timed region.
+struct BoundFunction {
+  std::function<void()> call;          // what a timer times: runs the function, drops its result
+  std::function<at::Tensor()> result;  // runs it and returns its result (see bind_function)
+};
 
 // What the dispatcher says about a candidate for one op's ATen operators on one device.
 struct Coverage {
@@ -19,8 +29,12 @@ struct Coverage {
   // Outside the scope the kernel is no longer the one from before the candidate was loaded: a
   // registration outlived its scope, so a "baseline" would time the candidate.
   std::vector<std::string> baseline_changed;
+  // For an op that declares a Python function (OpDef::python_fn), that function alone covers it:
+  // its composite run under the scope would time the candidate's pieces, not its fused kernel.
+  bool function_declared = false;
+  std::string function;  // "flag_gems.silu_and_mul" when the candidate has it
 
-  bool covered() const { return !overridden.empty(); }
+  bool covered() const { return function_declared ? !function.empty() : !overridden.empty(); }
   bool baseline_intact() const { return baseline_changed.empty(); }
 };
 
@@ -42,6 +56,16 @@ class Provider {
   // `device_type` ("cuda", "cpu"), by entering and leaving the scope once. Throws an op failure
   // when the scope cannot be entered.
   Coverage covers(const std::vector<std::string>& aten_ops, const std::string& device_type);
+  // The same for `op`'s ATen operators and, when `op` declares a Python function, whether the
+  // candidate has it (Coverage::function).
+  Coverage covers_op(const OpDef& op, const std::string& device_type);
+
+  // The candidate's function `fn` bound to `args`, one case's inputs: only for a function
+  // covers_op() found. Its result is the returned tensor, the first tensor of a tuple, or undefined
+  // for None. Calls hold the interpreter only while Python runs; a Python exception leaves as such
+  // (rethrow_candidate_failure words it). Called outside the scope, as FlagGems' benchmark calls
+  // its gems_op.
+  BoundFunction bind_function(const PythonFn& fn, Args& args);
 
   // Rethrows `failure`, an exception that left a candidate measurement, as what the run should
   // report: a failure inside the candidate's own code (a Python exception) becomes
@@ -62,6 +86,13 @@ class Provider {
     (void)failure;
     return "";
   }
+  // The qualified name of the candidate's function `fn` ("flag_gems.silu_and_mul"), or "" when
+  // it has none (every library: candidate).
+  virtual std::string do_find_function(const PythonFn& fn) {
+    (void)fn;
+    return "";
+  }
+  virtual BoundFunction do_bind_function(const PythonFn& fn, Args& args);
 
  private:
   friend class CandidateScope;

@@ -1,5 +1,7 @@
 #include "engine/provider/python_provider.h"
 
+#include <ATen/DLConvertor.h>
+#include <ATen/core/Tensor.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <pybind11/gil.h>
@@ -13,6 +15,7 @@
 #include "engine/provider/embedded_python.h"
 #include "engine/provider/python_error_text.h"
 #include "engine/provider/source_checkout.h"
+#include "ops/args.h"
 
 namespace py = pybind11;
 
@@ -24,6 +27,13 @@ struct __attribute__((visibility("hidden"))) PythonProvider::Objects {
   std::string context_name;
   py::object make_context;
   py::object entered;  // the context manager of the current scope, or None
+
+  // A candidate function with its arguments, converted once per case.
+  struct BoundCall {
+    py::object function;
+    py::tuple positional;
+    py::dict keywords;
+  };
 };
 
 namespace {
@@ -43,6 +53,88 @@ py::object attribute_path(const py::object& root, const std::string& dotted) {
     begin = end + 1;
   }
   return current;
+}
+
+// DLPack's capsule protocol: a consumer renames the capsule it took ownership of.
+constexpr const char* kDlpackName = "dltensor";
+constexpr const char* kDlpackUsedName = "used_dltensor";
+
+void delete_unconsumed_dlpack(PyObject* capsule) {
+  if (PyCapsule_IsValid(capsule, kDlpackUsedName)) return;
+  auto* managed = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(capsule, kDlpackName));
+  if (managed == nullptr) {
+    PyErr_Clear();
+    return;
+  }
+  if (managed->deleter != nullptr) managed->deleter(managed);
+}
+
+// A torch.Tensor sharing `tensor`'s memory.
+py::object to_python(const at::Tensor& tensor) {
+  py::capsule capsule(at::toDLPack(tensor), kDlpackName, &delete_unconsumed_dlpack);
+  return py::module_::import("torch.utils.dlpack").attr("from_dlpack")(capsule);
+}
+
+// The tensor a Python result stands for: itself, the first element of a tuple or list, or an
+// undefined tensor for None.
+at::Tensor from_python(py::object result, const std::string& what) {
+  if (py::isinstance<py::tuple>(result) || py::isinstance<py::list>(result)) {
+    py::sequence items = result;
+    if (items.size() == 0) throw Error(ErrorKind::kOpFailure, what + " returned an empty sequence");
+    result = items[0];
+  }
+  if (result.is_none()) return at::Tensor();
+  py::module_ torch = py::module_::import("torch");
+  if (!py::isinstance(result, torch.attr("Tensor"))) {
+    throw Error(ErrorKind::kOpFailure,
+                fmt::format("{} returned a {}, not a tensor", what,
+                            py::str(py::type::of(result).attr("__name__")).cast<std::string>()));
+  }
+  py::object capsule =
+      py::module_::import("torch.utils.dlpack").attr("to_dlpack")(result.attr("detach")());
+  auto* managed = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(capsule.ptr(), kDlpackName));
+  if (managed == nullptr) throw py::error_already_set();
+  PyCapsule_SetName(capsule.ptr(), kDlpackUsedName);
+  return at::fromDLPack(managed);
+}
+
+py::object constant_to_python(const PyConstant& value) {
+  struct Convert {
+    py::object operator()(std::monostate) const { return py::none(); }
+    py::object operator()(bool b) const { return py::bool_(b); }
+    py::object operator()(int64_t i) const { return py::int_(i); }
+    py::object operator()(double d) const { return py::float_(d); }
+    py::object operator()(const std::string& s) const { return py::str(s); }
+  };
+  return std::visit(Convert{}, value);
+}
+
+// The value `arg` binds in `args`; an index past the case's inputs is a mistake in the op table.
+py::object arg_to_python(const PyArg& arg, const Args& args, const PythonFn& fn) {
+  auto checked = [&](std::size_t size, const char* field) {
+    if (arg.index >= size) {
+      throw Error(ErrorKind::kInternal,
+                  fmt::format("python_fn {}: reads Args::{}[{}], the case has {}", to_string(fn),
+                              field, arg.index, size));
+    }
+    return arg.index;
+  };
+  switch (arg.source) {
+    case PyArg::Source::kTensor:
+      return to_python(args.t[checked(args.t.size(), "t")]);
+    case PyArg::Source::kInt:
+      return py::int_(args.i[checked(args.i.size(), "i")]);
+    case PyArg::Source::kFloat:
+      return py::float_(args.f[checked(args.f.size(), "f")]);
+    case PyArg::Source::kIntList: {
+      py::list items;
+      for (int64_t v : args.lists[checked(args.lists.size(), "lists")]) items.append(py::int_(v));
+      return py::tuple(items);
+    }
+    case PyArg::Source::kConstant:
+      return constant_to_python(arg.constant);
+  }
+  return py::none();
 }
 
 std::string module_version(const py::module_& module, const std::string& name) {
@@ -125,6 +217,45 @@ void PythonProvider::exit(bool unwinding) {
                 fmt::format("{}: leaving {}.{}() failed: {}", spec_.text, spec_.module,
                             objects_->context_name, last_traceback_line(e)));
   }
+}
+
+std::string PythonProvider::do_find_function(const PythonFn& fn) {
+  py::gil_scoped_acquire gil;
+  py::object found = attribute_path(objects_->module, fn.name);
+  if (!found || !PyCallable_Check(found.ptr())) return "";
+  return spec_.module + "." + fn.name;
+}
+
+BoundFunction PythonProvider::do_bind_function(const PythonFn& fn, Args& args) {
+  py::gil_scoped_acquire gil;
+  auto call = std::make_shared<Objects::BoundCall>();
+  call->function = attribute_path(objects_->module, fn.name);
+  py::list positional;
+  for (const auto& arg : fn.args) {
+    py::object value = arg_to_python(arg, args, fn);
+    if (arg.keyword.empty()) {
+      positional.append(value);
+    } else {
+      call->keywords[py::str(arg.keyword)] = value;
+    }
+  }
+  call->positional = py::tuple(positional);
+  const std::string what = spec_.module + "." + fn.name;
+  // The Python objects are released with the GIL held, whichever thread drops the last copy.
+  std::shared_ptr<Objects::BoundCall> held(call.get(), [call](Objects::BoundCall*) mutable {
+    py::gil_scoped_acquire gil;
+    call.reset();
+  });
+  BoundFunction bound;
+  bound.call = [held] {
+    py::gil_scoped_acquire gil;
+    held->function(*held->positional, **held->keywords);
+  };
+  bound.result = [held, what] {
+    py::gil_scoped_acquire gil;
+    return from_python(held->function(*held->positional, **held->keywords), what);
+  };
+  return bound;
 }
 
 std::string PythonProvider::failure_message(std::exception_ptr failure) {

@@ -11,7 +11,8 @@ namespace caliber {
 // `python:MODULE[:CONTEXT]`: a module imported into the embedded interpreter; the candidate's
 // scope is a context manager made by a callable of the module: CONTEXT when given, else the
 // module's `caliber_context`, else its `use_gems` (so `python:flag_gems` enters
-// `flag_gems.use_gems()`). A fresh context manager is made for every scope.
+// `flag_gems.use_gems()`). A fresh context manager is made for every scope. An op declaring a
+// Python function (OpDef::python_fn) is covered by the module's function of that name.
 class PythonProvider final : public Provider {
  public:
   // Throws a usage Error when the module cannot be imported or has no such callable.
@@ -25,6 +26,11 @@ class PythonProvider final : public Provider {
   void enter() override;
   void exit(bool unwinding) override;
   std::string failure_message(std::exception_ptr failure) override;
+  // A callable attribute of the module at `fn`'s dotted name.
+  std::string do_find_function(const PythonFn& fn) override;
+  // Tensors cross as DLPack capsules (torch's Python API is not linked into caliber): the same
+  // memory, so in-place writes of the function land in the case's tensors.
+  BoundFunction do_bind_function(const PythonFn& fn, Args& args) override;
 
  private:
   struct Objects;  // Python objects, touched only with the GIL held
