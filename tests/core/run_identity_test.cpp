@@ -45,6 +45,16 @@ TEST(RunIdentity, ListsNumberChangingFieldsThatDiffer) {
   EXPECT_THAT(identity_differences(a, b, number_changing_fields()), ElementsAre("timer", "level"));
 }
 
+TEST(RunIdentity, GraphCapturesChangeNumbersAndRunsBeforeTheKnobCapturedOnce) {
+  RunIdentity a = sample();
+  RunIdentity b = sample();
+  b.graph_captures = 8;
+  EXPECT_THAT(identity_differences(a, b, number_changing_fields()), ElementsAre("graph_captures"));
+  nlohmann::json old = to_json(sample());
+  old.erase("graph_captures");
+  EXPECT_EQ(identity_from_json(old).graph_captures, 1);
+}
+
 TEST(RunIdentity, AllFieldsDiffIncludesHostAndTimes) {
   RunIdentity a = sample();
   RunIdentity b = sample();
