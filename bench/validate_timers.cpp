@@ -115,7 +115,7 @@ struct Variant {
   SamplePolicy policy;
   CacheState cache;
   FlushMethod flush = kDefaultFlushMethod;  // cold only
-  int captures = kDefaultGraphCaptures;      // graph only
+  int captures = kDefaultGraphCaptures;     // graph only
 };
 
 // Issue 22's question first, for every case, so that a deadline cuts the rest: the kernel timer
