@@ -29,11 +29,26 @@ std::vector<OpDef> build_registry() {
   }
   CALIBER_FAMILIES(CALIBER_FAMILY_ADD)
 #undef CALIBER_FAMILY_ADD
-  for (auto derived :
-       {unary_variant_ops, binary_variant_ops, reduction_variant_ops, tensor_variant_ops,
-        construct_variant_ops, index_variant_ops, padding_ops, upsample_ops, pooling_ops, view_ops,
-        linalg_ops, loss_variant_ops, norm_variant_ops, optimizer_ops, quantize_ops, rnn_ops,
-        fused_ops, llm_misc_ops, moe_quant_ops, kv_attention_ops}) {
+  for (auto derived : {unary_variant_ops,
+                       binary_variant_ops,
+                       reduction_variant_ops,
+                       tensor_variant_ops,
+                       construct_variant_ops,
+                       index_variant_ops,
+                       padding_ops,
+                       upsample_ops,
+                       pooling_ops,
+                       view_ops,
+                       linalg_ops,
+                       loss_variant_ops,
+                       norm_variant_ops,
+                       optimizer_ops,
+                       quantize_ops,
+                       rnn_ops,
+                       fused_ops,
+                       llm_misc_ops,
+                       moe_quant_ops,
+                       kv_attention_ops}) {
     for (auto& op : derived()) ops.push_back(std::move(op));
   }
   if (selftest_enabled()) {
