@@ -76,7 +76,8 @@ OpDef beam_search_score(const std::string& name) {
       .flops([](const A& a, const at::Tensor&) {
         return static_cast<double>(a.t[0].numel() + a.t[1].numel());
       })
-      .aten({"aten::unsqueeze", "aten::add.Tensor"});
+      .aten({"aten::unsqueeze", "aten::add.Tensor"})
+      .python_fn(name, {py_args::t(0), py_args::t(1)});
 }
 
 // ---- grid_sample: the case index ending each GridSampleBenchmark row picks one of the
@@ -655,7 +656,8 @@ std::vector<OpDef> llm_misc_ops() {
             const int64_t n = a.t[0].size(-1);
             return static_cast<double>(a.t[0].size(0)) * 5 * n * std::log2(static_cast<double>(n));
           })
-          .aten({"aten::fft_fft", "aten::_fft_c2c"}),
+          .aten({"aten::fft_fft", "aten::_fft_c2c"})
+          .python_fn("fft", {py_args::t(0)}),
       // test_grid_sample.py: F.grid_sample(inp, grid in [-0.9, 0.9], mode, padding_mode,
       // align_corners), which calls torch.grid_sampler with the modes as enums.
       OpDef("grid_sample")
@@ -746,7 +748,8 @@ std::vector<OpDef> llm_misc_ops() {
           .call([](A& a) { return at::mv(a.t[1].t(), a.t[0]); })
           .flops([](const A& a, const at::Tensor&) { return 2.0 * a.t[1].numel(); })
           .tolerance(4)
-          .aten({"aten::mv"}),
+          .aten({"aten::mv"})
+          .python_fn("rwkv_mm_sparsity", {py_args::t(0), py_args::t(1)}),
       linear_attention("fused_recurrent_gated_delta_rule", "FusedRecurrentGatedDeltaRuleBenchmark",
                        "T", fused_recurrent_inputs, fused_recurrent)
           .dtypes({DType::kBFloat16})
