@@ -41,6 +41,12 @@ class CapturedGraph {
   virtual std::vector<double> time_replays(int replays, const Call& before_each) = 0;
 };
 
+// What the device has left and has in all, in bytes.
+struct DeviceMemory {
+  uint64_t free_bytes = 0;
+  uint64_t total_bytes = 0;
+};
+
 struct BatchOutcome {
   bool deadlocked = false;  // a call synchronised the host while the stream was blocked
   double total_ms = 0;
@@ -104,6 +110,11 @@ class DeviceApi {
     (void)microseconds;
     throw DeviceError("delay", name() + " cannot queue a device delay");
   }
+
+  // The device's free and total memory as its runtime reports them (memory a caching allocator
+  // holds counts as used), where the backend can read them: the graph timer keeps capturing
+  // graphs only while another one fits.
+  virtual std::optional<DeviceMemory> memory() { return std::nullopt; }
 
   // Current and maximum SM clock, where the backend can read them.
   virtual std::optional<int> sm_clock_mhz() = 0;

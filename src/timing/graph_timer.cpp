@@ -3,19 +3,26 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <optional>
 
 #include "core/stats.h"
 #include "timing/failure_verdicts.h"
+#include "timing/markers.h"
 #include "timing/sampler.h"
 
 namespace caliber {
 namespace {
 
+// K captures share the replay target, so that K graphs capture and replay what one graph of the
+// whole target would: each holds about replay_target_ms / K of calls, but no less than
+// min_replay_ms, below which the device-side start of a replay weighs in every call's share.
 int calls_per_graph(const TimerContext& ctx, double per_call_ms) {
   if (ctx.options.cache == CacheState::kCold) return 1;
   const GraphSettings& graph = ctx.options.graph;
   if (per_call_ms <= 0) return graph.max_calls_per_graph;
-  double calls = std::ceil(graph.replay_target_ms / per_call_ms);
+  const double target_ms =
+      std::max(graph.min_replay_ms, graph.replay_target_ms / std::max(1, graph.captures));
+  double calls = std::ceil(target_ms / per_call_ms);
   return static_cast<int>(std::clamp(calls, 1.0, static_cast<double>(graph.max_calls_per_graph)));
 }
 
@@ -29,19 +36,53 @@ std::unique_ptr<CapturedGraph> capture(const TimerContext& ctx, const Call& call
 
 using Graphs = std::vector<std::unique_ptr<CapturedGraph>>;
 
-// Every graph is kept until the measurement ends, so that each capture lays out in memory of its
-// own rather than in what the previous graph gave back.
-Graphs capture_all(const TimerContext& ctx, const Call& call, int calls) {
+// Another graph is captured only while the device keeps, besides a reserve, twice what the first
+// graph took from it (the second half for what a capture holds only while it runs).
+bool room_for_another(const DeviceMemory& now, uint64_t footprint) {
+  const uint64_t reserve = std::max<uint64_t>(now.total_bytes / 20, uint64_t{1} << 30);
+  return now.free_bytes > 2 * footprint + reserve;
+}
+
+struct Captures {
   Graphs graphs;
-  for (int i = 0; i < std::max(1, ctx.options.graph.captures); ++i) {
-    graphs.push_back(capture(ctx, call, calls));
+  bool bounded = false;  // fewer than asked: another would not have fitted in device memory
+};
+
+// Every graph is kept until the measurement ends, so that each capture lays out in memory of its
+// own rather than in what the previous graph gave back. A backend that cannot read its memory
+// gets every capture asked for.
+Captures capture_all(const TimerContext& ctx, const Call& call, int calls) {
+  const int asked = std::max(1, ctx.options.graph.captures);
+  Captures out;
+  const std::optional<DeviceMemory> before =
+      asked > 1 ? ctx.api.memory() : std::optional<DeviceMemory>();
+  const uint64_t free_before = before ? before->free_bytes : 0;
+  out.graphs.push_back(capture(ctx, call, calls));
+  if (!before) {
+    while (static_cast<int>(out.graphs.size()) < asked) {
+      out.graphs.push_back(capture(ctx, call, calls));
+    }
+    return out;
   }
-  return graphs;
+  const std::optional<DeviceMemory> after = ctx.api.memory();
+  const uint64_t free_after = after ? after->free_bytes : free_before;
+  const uint64_t footprint = free_before > free_after ? free_before - free_after : 0;
+  while (static_cast<int>(out.graphs.size()) < asked) {
+    std::optional<DeviceMemory> now = ctx.api.memory();
+    if (now && !room_for_another(*now, footprint)) {
+      out.bounded = true;
+      break;
+    }
+    out.graphs.push_back(capture(ctx, call, calls));
+  }
+  return out;
 }
 
 // Each batch of n samples takes ceil(n / graphs) replays of every graph, so that each capture
 // weighs the same in the median whatever the stopping rule asks for.
-Measurement measure_graphs(const TimerContext& ctx, Graphs& graphs, int calls, const Call& before) {
+Measurement measure_graphs(const TimerContext& ctx, Captures& captures, int calls,
+                           const Call& before) {
+  Graphs& graphs = captures.graphs;
   // Also the first replay's failure is a replay verdict; its duration sizes the batches.
   double first_replay_ms = graphs.front()->time_replays(1, before).front();
   const int count = static_cast<int>(graphs.size());
@@ -58,6 +99,9 @@ Measurement measure_graphs(const TimerContext& ctx, Graphs& graphs, int calls, c
     return samples;
   });
   m.graph_captures = count;
+  if (captures.bounded) {
+    m.markers.push_back(captures_bounded_marker(count, std::max(1, ctx.options.graph.captures)));
+  }
   if (count > 1 && m.median_ms > 0) {
     std::vector<double> medians;
     for (const auto& samples : per_graph) medians.push_back(median(samples));
@@ -79,8 +123,8 @@ Measurement measure_delayed(const TimerContext& ctx, const Measurement& undelaye
     for (int i = 0; i < calls; ++i) call();
     api.delay(delay_us * calls);
   };
-  Graphs graphs = capture_all(ctx, delayed, 1);
-  Measurement m = measure_graphs(ctx, graphs, calls, before);
+  Captures captures = capture_all(ctx, delayed, 1);
+  Measurement m = measure_graphs(ctx, captures, calls, before);
   m.selftest_delay_us = delay_us;
   if (undelayed.median_ms > 0) m.selftest_slowdown = m.median_ms / undelayed.median_ms - 1;
   return m;
@@ -101,10 +145,10 @@ TimerResult time_graph(const TimerContext& ctx) {
   }
 
   int calls = calls_per_graph(ctx, warmup.per_call_ms);
-  Graphs graphs;
+  Captures captures;
   const double capture_start_ms = ctx.api.host_now_ms();
   try {
-    graphs = capture_all(ctx, ctx.call, calls);
+    captures = capture_all(ctx, ctx.call, calls);
   } catch (const DeviceError& e) {
     return graph_failure_verdict(ctx, e.phase(), e);
   } catch (const std::exception& e) {
@@ -113,7 +157,7 @@ TimerResult time_graph(const TimerContext& ctx) {
   const double capture_end_ms = ctx.api.host_now_ms();
 
   try {
-    Measurement m = measure_graphs(ctx, graphs, calls, before);
+    Measurement m = measure_graphs(ctx, captures, calls, before);
     if (ctx.options.selftest_delay > 0) m = measure_delayed(ctx, m, calls, before);
     record_warmup(warmup, m);
     m.capture_ms = capture_end_ms - capture_start_ms;

@@ -14,6 +14,10 @@ std::string repeat_skipped_marker(int requested, std::string_view reason) {
 
 std::string throttled_marker(int samples) { return fmt::format("throttled={}", samples); }
 
+std::string captures_bounded_marker(int captured, int asked) {
+  return fmt::format("captures_bounded[{}/{},memory]", captured, asked);
+}
+
 std::string capture_poisoned_text(std::string_view op) {
   return fmt::format("BENCHMARK_CAPTURE_POISONED {}", op);
 }

@@ -20,6 +20,10 @@ std::string repeat_skipped_marker(int requested, std::string_view reason);
 // How many samples ran below the throttle threshold.
 std::string throttled_marker(int samples);
 
+// The graph timer captured fewer graphs than asked because another would not have fitted in
+// the device's memory.
+std::string captures_bounded_marker(int captured, int asked);
+
 // The error text (and row marker) for an op whose capture left the context unusable; named as
 // the old harness named it, so its logs and grep scripts keep working.
 std::string capture_poisoned_text(std::string_view op);

@@ -41,6 +41,11 @@ class FakeDeviceApi : public DeviceApi {
   bool has_generators = true;
   std::optional<int> max_clock_mhz;
   std::vector<int> clock_mhz;  // successive sm_clock_mhz() readings, the last one repeated
+  // Device memory: unknown unless memory_total_bytes is set; each capture then takes
+  // capture_bytes of memory_free_bytes and keeps it.
+  std::optional<uint64_t> memory_total_bytes;
+  uint64_t memory_free_bytes = 0;
+  uint64_t capture_bytes = 0;
   // Added to every call of the i-th captured graph (cycling): a graph's own layout.
   std::vector<double> capture_offset_ms;
 
@@ -92,6 +97,7 @@ class FakeDeviceApi : public DeviceApi {
   std::unique_ptr<CapturedGraph> capture(const Call& call, int calls_per_graph) override {
     ++captures;
     last_calls_per_graph = calls_per_graph;
+    memory_free_bytes -= std::min(capture_bytes, memory_free_bytes);
     rng_guard_held_during_capture = rng_guard_held;
     log.push_back("capture");
     capturing_ = true;
@@ -145,6 +151,11 @@ class FakeDeviceApi : public DeviceApi {
     flushed_bytes.push_back(bytes);
     flush_methods.push_back(method);
     now_ms_ += 0.01;
+  }
+
+  std::optional<DeviceMemory> memory() override {
+    if (!memory_total_bytes) return std::nullopt;
+    return DeviceMemory{.free_bytes = memory_free_bytes, .total_bytes = *memory_total_bytes};
   }
 
   std::optional<int> sm_clock_mhz() override {

@@ -1,5 +1,6 @@
 #include "timing/graph_timer.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "fake_device_api.h"
@@ -20,7 +21,9 @@ bool logged(const FakeDeviceApi& api, const std::string& entry) {
 TEST(GraphTimer, SampleIsOneReplayDividedByCallsPerGraph) {
   FakeDeviceApi api;
   api.call_ms = {0.01};  // 2 ms replay target -> 200 calls per graph
-  Measurement m = measure(api, plan_for(Timer::kGraph), test_options(), [] {});
+  MeasureOptions options = test_options();
+  options.graph.captures = 1;
+  Measurement m = measure(api, plan_for(Timer::kGraph), options, [] {});
   EXPECT_EQ(m.timer_used, Timer::kGraph);
   EXPECT_EQ(api.last_calls_per_graph, 200);
   EXPECT_EQ(m.calls_per_sample, 200);
@@ -44,6 +47,56 @@ TEST(GraphTimer, SamplesEveryCaptureEquallyAndRecordsTheirSpread) {
   EXPECT_NEAR(m.capture_spread, 0.003 / 0.0115, 1e-6);
 }
 
+TEST(GraphTimer, CapturesShareTheReplayTargetDownToTheShortestReplay) {
+  for (auto [captures, calls] : {std::pair{1, 200}, {2, 100}, {4, 50}, {8, 50}}) {
+    FakeDeviceApi api;
+    api.call_ms = {0.01};  // 2 ms target over K graphs, none shorter than 0.5 ms
+    MeasureOptions options = test_options();
+    options.graph.captures = captures;
+    Measurement m = measure(api, plan_for(Timer::kGraph), options, [] {});
+    EXPECT_EQ(api.captures, captures);
+    EXPECT_EQ(api.last_calls_per_graph, calls) << captures << " captures";
+    EXPECT_EQ(m.calls_per_sample, calls);
+  }
+}
+
+TEST(GraphTimer, KeepsCapturingOnlyWhileAnotherGraphFitsInDeviceMemory) {
+  constexpr uint64_t kGiB = uint64_t{1} << 30;
+  FakeDeviceApi api;
+  api.call_ms = {0.01};
+  // 100 GiB device, 40 free, 10 per graph: the reserve is 5 GiB, so a third graph (free 20,
+  // needing 2 x 10 + 5) is not captured.
+  api.memory_total_bytes = 100 * kGiB;
+  api.memory_free_bytes = 40 * kGiB;
+  api.capture_bytes = 10 * kGiB;
+  MeasureOptions options = test_options();
+  options.graph.captures = 8;
+  Measurement m = measure(api, plan_for(Timer::kGraph), options, [] {});
+  EXPECT_EQ(api.captures, 2);
+  EXPECT_EQ(m.graph_captures, 2);
+  EXPECT_THAT(m.markers, ::testing::Contains("captures_bounded[2/8,memory]"));
+  EXPECT_EQ(m.samples_ms.size() % 2, 0u);
+}
+
+TEST(GraphTimer, CapturesAllAskedWhenMemoryIsPlentyOrUnknown) {
+  constexpr uint64_t kGiB = uint64_t{1} << 30;
+  for (bool known : {true, false}) {
+    FakeDeviceApi api;
+    api.call_ms = {0.01};
+    if (known) {
+      api.memory_total_bytes = 100 * kGiB;
+      api.memory_free_bytes = 90 * kGiB;
+      api.capture_bytes = kGiB;
+    }
+    MeasureOptions options = test_options();
+    options.graph.captures = 8;
+    Measurement m = measure(api, plan_for(Timer::kGraph), options, [] {});
+    EXPECT_EQ(api.captures, 8);
+    EXPECT_EQ(m.graph_captures, 8);
+    EXPECT_TRUE(m.markers.empty());
+  }
+}
+
 TEST(GraphTimer, OneCaptureHasNoSpread) {
   FakeDeviceApi api;
   api.call_ms = {0.01};
@@ -61,6 +114,7 @@ TEST(GraphTimer, SelftestDelayMakesEachCallThatFractionOfItsOwnTimeSlower) {
   FakeDeviceApi api;
   api.call_ms = {0.01};
   MeasureOptions options = test_options();
+  options.graph.captures = 1;
   options.selftest_delay = 0.05;
   Measurement m = measure(api, plan_for(Timer::kGraph), options, [&] { api.count_call(); });
   EXPECT_EQ(m.timer_used, Timer::kGraph);

@@ -257,6 +257,17 @@ class CudaDeviceApi : public DeviceApi {
     }
   }
 
+  std::optional<DeviceMemory> memory() override {
+    c10::cuda::CUDAGuard guard(static_cast<c10::DeviceIndex>(device_index_));
+    size_t free = 0;
+    size_t total = 0;
+    if (cudaMemGetInfo(&free, &total) != cudaSuccess) {
+      cudaGetLastError();
+      return std::nullopt;
+    }
+    return DeviceMemory{.free_bytes = free, .total_bytes = total};
+  }
+
   std::optional<int> sm_clock_mhz() override { return read_cuda_sm_clock_mhz(device_index_); }
 
   std::optional<int> max_sm_clock_mhz() override {

@@ -31,6 +31,18 @@ std::optional<AllocatorUse> accelerator_allocator_use(const std::string& torch_d
   }
 }
 
+std::optional<std::pair<uint64_t, uint64_t>> accelerator_memory_info(
+    const std::string& torch_device_type, int device_index) {
+  c10::DeviceAllocator* allocator = allocator_of(torch_device_type);
+  if (allocator == nullptr) return std::nullopt;
+  try {
+    auto [free, total] = allocator->getMemoryInfo(static_cast<c10::DeviceIndex>(device_index));
+    return std::make_pair(static_cast<uint64_t>(free), static_cast<uint64_t>(total));
+  } catch (const c10::Error&) {
+    return std::nullopt;
+  }
+}
+
 void reset_accelerator_peak(const std::string& torch_device_type, int device_index) {
   c10::DeviceAllocator* allocator = allocator_of(torch_device_type);
   if (allocator == nullptr) return;

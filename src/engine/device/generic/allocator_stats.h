@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 
 namespace caliber {
 
@@ -17,6 +18,10 @@ struct AllocatorUse {
 };
 std::optional<AllocatorUse> accelerator_allocator_use(const std::string& torch_device_type,
                                                       int device_index);
+// The device's free and total bytes (DeviceAllocator::getMemoryInfo), where the backend
+// implements it.
+std::optional<std::pair<uint64_t, uint64_t>> accelerator_memory_info(
+    const std::string& torch_device_type, int device_index);
 void reset_accelerator_peak(const std::string& torch_device_type, int device_index);
 void empty_accelerator_cache(const std::string& torch_device_type);
 

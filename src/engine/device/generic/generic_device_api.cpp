@@ -13,6 +13,7 @@
 #include <optional>
 
 #include "engine/device/generic/accelerator_probe.h"
+#include "engine/device/generic/allocator_stats.h"
 #include "engine/device/generic/backend_loader.h"
 #include "engine/device/generic/device_type.h"
 #include "engine/device/generic/event_timer.h"
@@ -142,6 +143,12 @@ class GenericDeviceApi : public DeviceApi {
         flush_sink_ = at::max(flush_buffer_);
       }
     });
+  }
+
+  std::optional<DeviceMemory> memory() override {
+    auto info = accelerator_memory_info(features_.torch_device_type, device_.index());
+    if (!info) return std::nullopt;
+    return DeviceMemory{.free_bytes = info->first, .total_bytes = info->second};
   }
 
   std::optional<int> sm_clock_mhz() override { return std::nullopt; }
