@@ -116,6 +116,11 @@ class DeviceApi {
   // graphs only while another one fits.
   virtual std::optional<DeviceMemory> memory() { return std::nullopt; }
 
+  // Hands the memory a caching allocator holds unused back to the device, the pools of graphs
+  // already destroyed included (torch frees those only when an allocation would fail), so that
+  // memory() then counts it as free.
+  virtual void release_cached_memory() {}
+
   // Current and maximum SM clock, where the backend can read them.
   virtual std::optional<int> sm_clock_mhz() = 0;
   virtual std::optional<int> max_sm_clock_mhz() = 0;

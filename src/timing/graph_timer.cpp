@@ -54,8 +54,13 @@ struct Captures {
 Captures capture_all(const TimerContext& ctx, const Call& call, int calls) {
   const int asked = std::max(1, ctx.options.graph.captures);
   Captures out;
-  const std::optional<DeviceMemory> before =
-      asked > 1 ? ctx.api.memory() : std::optional<DeviceMemory>();
+  std::optional<DeviceMemory> before = asked > 1 ? ctx.api.memory() : std::optional<DeviceMemory>();
+  // The previous case's graphs may still hold their pools: torch hands them back only when an
+  // allocation would fail, which would hide the first graph's footprint in the free memory.
+  if (before && before->free_bytes < before->total_bytes / 2) {
+    ctx.api.release_cached_memory();
+    before = ctx.api.memory();
+  }
   const uint64_t free_before = before ? before->free_bytes : 0;
   out.graphs.push_back(capture(ctx, call, calls));
   if (!before) {

@@ -46,6 +46,7 @@ class FakeDeviceApi : public DeviceApi {
   std::optional<uint64_t> memory_total_bytes;
   uint64_t memory_free_bytes = 0;
   uint64_t capture_bytes = 0;
+  uint64_t memory_cached_bytes = 0;  // what release_cached_memory() hands back to the free
   // Added to every call of the i-th captured graph (cycling): a graph's own layout.
   std::vector<double> capture_offset_ms;
 
@@ -156,6 +157,12 @@ class FakeDeviceApi : public DeviceApi {
   std::optional<DeviceMemory> memory() override {
     if (!memory_total_bytes) return std::nullopt;
     return DeviceMemory{.free_bytes = memory_free_bytes, .total_bytes = *memory_total_bytes};
+  }
+
+  void release_cached_memory() override {
+    log.push_back("release");
+    memory_free_bytes += memory_cached_bytes;
+    memory_cached_bytes = 0;
   }
 
   std::optional<int> sm_clock_mhz() override {

@@ -1,5 +1,6 @@
 #include "engine/device/cuda/cuda_device_api.h"
 
+#include <c10/cuda/CUDACachingAllocator.h>
 #include <c10/cuda/CUDAFunctions.h>
 #include <c10/cuda/CUDAGuard.h>
 #include <c10/cuda/CUDAStream.h>
@@ -266,6 +267,11 @@ class CudaDeviceApi : public DeviceApi {
       return std::nullopt;
     }
     return DeviceMemory{.free_bytes = free, .total_bytes = total};
+  }
+
+  void release_cached_memory() override {
+    c10::cuda::CUDAGuard guard(static_cast<c10::DeviceIndex>(device_index_));
+    c10::cuda::CUDACachingAllocator::emptyCache();
   }
 
   std::optional<int> sm_clock_mhz() override { return read_cuda_sm_clock_mhz(device_index_); }

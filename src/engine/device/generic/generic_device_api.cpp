@@ -151,6 +151,8 @@ class GenericDeviceApi : public DeviceApi {
     return DeviceMemory{.free_bytes = info->first, .total_bytes = info->second};
   }
 
+  void release_cached_memory() override { empty_accelerator_cache(features_.torch_device_type); }
+
   std::optional<int> sm_clock_mhz() override { return std::nullopt; }
   std::optional<int> max_sm_clock_mhz() override { return std::nullopt; }
   std::unique_ptr<ScopedRngGuard> rng_guard() override { return nullptr; }
