@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "cli/command.h"
+#include "cli/compare_confirm.h"
 #include "cli/compare_options.h"
 #include "cli/terminal.h"
 #include "core/atomic_file.h"
@@ -16,6 +17,8 @@ struct CompareArgs {
   std::string b;
   std::string output_dir;
   bool fail_on_slow = false;
+  bool confirm = false;
+  int confirm_rounds = 3;
   CompareOptions options;
 };
 
@@ -26,6 +29,11 @@ int compare(const CompareArgs& args) {
   // The comparison judges B, so by default it is filed with B.
   std::filesystem::path dir = args.output_dir.empty() ? args.b : args.output_dir;
   std::filesystem::create_directories(dir);
+  if (args.confirm) {
+    std::map<size_t, Confirmation> confirmations =
+        run_confirmation(comparison, a, b, args.confirm_rounds, dir, process_env());
+    apply_confirmations(comparison, args.confirm_rounds, confirmations);
+  }
   write_file_atomic(dir / "compare.csv", compare_csv(comparison));
   write_file_atomic(dir / "compare.json", compare_json(comparison));
   fmt::print("{}", compare_text(comparison, stdout_wants_color()));
@@ -51,6 +59,13 @@ void add_compare_command(CLI::App& app, CommandAction& action) {
                   "where compare.csv and compare.json go (default: B)");
   cmd->add_flag("--fail-on-slow", args->fail_on_slow,
                 "exit 1 when a row is SLOW or failed only in B (for CI)");
+  cmd->add_flag("--confirm", args->confirm,
+                "re-measure every FAST and SLOW row on this machine's device, A's and B's flags "
+                "back to back in this process, round after round; a verdict stands only when "
+                "the rounds' median speedup agrees (needs A and B of one build and torch)");
+  cmd->add_option("--confirm-rounds", args->confirm_rounds, "rounds of the confirmation pass")
+      ->check(CLI::Range(kMinConfirmRounds, 50))
+      ->capture_default_str();
   add_compare_options(cmd, args->options);
   cmd->callback([&action, args] { action = [args] { return compare(*args); }; });
 }

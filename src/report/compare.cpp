@@ -162,6 +162,19 @@ bool Comparison::regressed() const {
                      [](const RowComparison& r) { return r.regressed(); });
 }
 
+void count_verdicts(Comparison& comparison) {
+  comparison.verdict_counts.clear();
+  comparison.verdicts_by_timer.clear();
+  for (const auto& r : comparison.rows) {
+    const std::string verdict = r.verdict();
+    ++comparison.verdict_counts[verdict];
+    if (r.pairing == Pairing::kCompared && r.a && r.b && r.a->status == RowStatus::kSuccess &&
+        r.b->status == RowStatus::kSuccess) {
+      ++comparison.verdicts_by_timer[r.a->timer_used][verdict];
+    }
+  }
+}
+
 Comparison compare_runs(const RunCollection& a, const RunCollection& b,
                         const CompareOptions& options) {
   Comparison out;
@@ -208,14 +221,7 @@ Comparison compare_runs(const RunCollection& a, const RunCollection& b,
                    [](const RowComparison& x, const RowComparison& y) {
                      return effect_order(x) < effect_order(y);
                    });
-  for (const auto& r : out.rows) {
-    const std::string verdict = r.verdict();
-    ++out.verdict_counts[verdict];
-    if (r.pairing == Pairing::kCompared && r.a && r.b && r.a->status == RowStatus::kSuccess &&
-        r.b->status == RowStatus::kSuccess) {
-      ++out.verdicts_by_timer[r.a->timer_used][verdict];
-    }
-  }
+  count_verdicts(out);
   out.geomeans = family_geomeans(out.rows);
   return out;
 }

@@ -7,6 +7,7 @@
 
 #include "core/result_row.h"
 #include "report/caliber_gate.h"
+#include "report/confirmation.h"
 #include "report/drift_calibration.h"
 #include "report/run_collection.h"
 #include "report/verdict.h"
@@ -45,6 +46,8 @@ struct RowComparison {
   std::optional<ResultRow> a;
   std::optional<ResultRow> b;
   SampleComparison stats;
+  // Set by a confirmation pass (compare --confirm); `stats.verdict` is then the confirmed one.
+  std::optional<Confirmation> confirmation;
 
   // FAST, SLOW, SAME, UNSURE for compared rows; ONLY_A, ONLY_B for unpaired ones; for a pair
   // with a side that did not succeed, that side's status (B's first): FAILED, NOT_COVERED, ...
@@ -71,9 +74,13 @@ struct Comparison {
   // The judged rows (SAME, FAST, SLOW, UNSURE) per timer used: a screen's direct-timed rows carry
   // the host launch path and agree far less often than its graph-timed ones.
   std::map<std::string, std::map<std::string, size_t>> verdicts_by_timer;
+  int confirm_rounds = 0;  // rounds of the confirmation pass; 0 when none ran
 
   bool regressed() const;
 };
+
+// (Re)counts verdict_counts and verdicts_by_timer from the rows.
+void count_verdicts(Comparison& comparison);
 
 // Gate first (throws a usage error on a refused mismatch), then the row verdicts.
 Comparison compare_runs(const RunCollection& a, const RunCollection& b,

@@ -22,6 +22,55 @@ std::string samples_of(const std::optional<ResultRow>& row) {
   return row ? std::to_string(row->samples_ms.size()) : "";
 }
 
+std::string confirm_speedups(const Confirmation& confirmation) {
+  std::vector<std::string> parts;
+  for (double s : confirmation.speedups) parts.push_back(fmt::format("{:.4f}", s));
+  return fmt::format("{}", fmt::join(parts, ";"));
+}
+
+struct ConfirmCounts {
+  size_t rows = 0;
+  std::map<std::string, size_t> after;  // verdict after the pass -> rows
+  size_t kept = 0;                      // the screens' FAST/SLOW stood
+};
+
+ConfirmCounts confirm_counts(const Comparison& c) {
+  ConfirmCounts out;
+  for (const auto& r : c.rows) {
+    if (!r.confirmation) continue;
+    ++out.rows;
+    ++out.after[verdict_name(r.stats.verdict)];
+    if (r.stats.verdict == r.confirmation->before) ++out.kept;
+  }
+  return out;
+}
+
+nlohmann::json confirmation_json(const Comparison& c) {
+  if (c.confirm_rounds == 0) return {{"ran", false}};
+  ConfirmCounts counts = confirm_counts(c);
+  return {{"ran", true},
+          {"rounds", c.confirm_rounds},
+          {"rows", counts.rows},
+          {"kept", counts.kept},
+          {"after", counts.after}};
+}
+
+std::string confirmation_text(const Comparison& c) {
+  if (c.confirm_rounds == 0) {
+    return "not confirmed: FAST and SLOW come from the screens' samples alone (compare --confirm "
+           "re-measures them, A and B in one process)\n";
+  }
+  ConfirmCounts counts = confirm_counts(c);
+  std::vector<std::string> after;
+  for (const auto& [verdict, n] : counts.after) after.push_back(fmt::format("{} {}", n, verdict));
+  return fmt::format(
+      "confirmation pass: {} FAST, SLOW and UNSURE rows re-measured in {} rounds of A and B in one "
+      "process; "
+      "now {}\n",
+      counts.rows, c.confirm_rounds,
+      after.empty() ? "none" : fmt::format("{}", fmt::join(after, ", ")));
+}
+
 std::string allowed_fields(const Comparison& c) {
   std::vector<std::string> fields;
   for (const auto& m : c.allowed_mismatches) fields.push_back(m.field);
@@ -56,12 +105,31 @@ TextTable::Tint tint_of(const RowComparison& r) {
 }  // namespace
 
 const std::vector<std::string>& compare_columns() {
-  static const std::vector<std::string> columns = {
-      "op",           "family",      "dtype",           "shape",     "provider",
-      "occurrence",   "verdict",     "speedup",         "ci_low",    "ci_high",
-      "band",         "a_median_ms", "b_median_ms",     "a_samples", "b_samples",
-      "a_noise",      "b_noise",     "a_status",        "b_status",  "a_timer_used",
-      "b_timer_used", "reason",      "allowed_mismatch"};
+  static const std::vector<std::string> columns = {"op",
+                                                   "family",
+                                                   "dtype",
+                                                   "shape",
+                                                   "provider",
+                                                   "occurrence",
+                                                   "verdict",
+                                                   "speedup",
+                                                   "ci_low",
+                                                   "ci_high",
+                                                   "band",
+                                                   "a_median_ms",
+                                                   "b_median_ms",
+                                                   "a_samples",
+                                                   "b_samples",
+                                                   "a_noise",
+                                                   "b_noise",
+                                                   "a_status",
+                                                   "b_status",
+                                                   "a_timer_used",
+                                                   "b_timer_used",
+                                                   "reason",
+                                                   "allowed_mismatch",
+                                                   "verdict_before_confirm",
+                                                   "confirm_speedups"};
   return columns;
 }
 
@@ -92,7 +160,9 @@ std::string compare_csv(const Comparison& c) {
                       r.a ? r.a->timer_used : "",
                       r.b ? r.b->timer_used : "",
                       r.stats.reason,
-                      allowed});
+                      allowed,
+                      r.confirmation ? verdict_name(r.confirmation->before) : "",
+                      r.confirmation ? confirm_speedups(*r.confirmation) : ""});
   }
   return text;
 }
@@ -140,6 +210,7 @@ std::string compare_json(const Comparison& c) {
                           {"min_samples", v.min_samples}}},
                         {"allowed_mismatches", nlohmann::json::array()},
                         {"calibration", calibration_json(c)},
+                        {"confirmation", confirmation_json(c)},
                         {"verdicts", c.verdict_counts},
                         {"verdicts_by_timer", c.verdicts_by_timer},
                         {"regressed", c.regressed()},
@@ -201,6 +272,7 @@ std::string compare_text(const Comparison& c, bool color) {
   }
   if (!shares.empty()) out += fmt::format("by timer used: {}\n", fmt::join(shares, "; "));
   out += calibration_text(c);
+  out += confirmation_text(c);
   return out;
 }
 

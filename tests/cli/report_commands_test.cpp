@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "cli/shell_command.h"
@@ -150,6 +151,50 @@ TEST_F(ReportCommands, ReportWithComparisonHonoursTheGate) {
   write_pair(other, 1.0);
   EXPECT_EQ(
       caliber("report " + a + " --compare " + b + " -o " + (dir / "r.html").string()).exit_code, 2);
+}
+
+TEST_F(ReportCommands, ConfirmRefusesRunsItCannotReRunBeforeAnyDeviceWork) {
+  write_pair(test_identity(), 1.1);  // mm 10% slower in B: SLOW
+  Result r = caliber("compare " + a + " " + b + " --confirm");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--confirm"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("no command line"), std::string::npos) << r.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "b" / "compare.csv"));
+  RunIdentity other = test_identity();
+  other.harness_version = "other";
+  write_pair(other, 1.1);
+  r = caliber("compare " + a + " " + b + " --confirm");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("one build"), std::string::npos) << r.output;
+}
+
+TEST_F(ReportCommands, ConfirmReMeasuresEveryRowNotSameOnTheCpuRoundByRound) {
+  const std::string quick =
+      "run --backend cpu --op cumsum --dtypes float32 --warmup-ms 1 --rep-ms 3 --no-progress "
+      "--out ";
+  ASSERT_EQ(caliber(quick + a).exit_code, 0);
+  ASSERT_EQ(caliber(quick + b).exit_code, 0);
+  const std::filesystem::path out = dir / "out";
+  // A minimum effect of nothing: no row of two CPU runs is SAME, so every row is re-measured.
+  Result r = caliber("compare " + a + " " + b + " --confirm --confirm-rounds 2 --min-effect 0 -o " +
+                     out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("confirmation pass:"), std::string::npos) << r.output;
+  CsvTable csv(parse_csv(read_file(out / "compare.csv")));
+  ASSERT_GT(csv.size(), 0u);
+  for (size_t i = 0; i < csv.size(); ++i) {
+    EXPECT_NE(csv.at(i, "verdict_before_confirm"), "") << i;
+    const std::string speedups = csv.at(i, "confirm_speedups");
+    EXPECT_EQ(std::count(speedups.begin(), speedups.end(), ';'), 1) << speedups;
+  }
+  // Each re-run measured its one case (the shard that holds it), with A's flags.
+  const auto rerun = out / "confirm" / "row0" / "round1-A";
+  auto rows = read_results_jsonl((rerun / "results.jsonl").string());
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_NE(read_identity((rerun / "run_identity.json").string()).command_line.find("--shard"),
+            std::string::npos);
+  EXPECT_TRUE(std::filesystem::exists(out / "confirm" / "row0" / "round2-B" / "results.jsonl"));
+  EXPECT_NE(read_file(out / "compare.json").find("\"rounds\": 2"), std::string::npos);
 }
 
 }  // namespace
