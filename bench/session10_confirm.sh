@@ -42,7 +42,7 @@ if [ "$(left)" -gt 70 ]; then
   screen p2 "$here/bench/screen_ops/power5.txt" --selftest-delay 0.02
   confirm a1 p2 --allow-mismatch selftest_delay
 fi
-(cd "$screens" && find . -maxdepth 3 \( -name results.jsonl -o -name run_identity.json \
+(cd "$screens" && find . -maxdepth 4 \( -name results.jsonl -o -name run_identity.json \
   -o -name ops_status.csv \) -print0 | tar -czf "$work/screens.tgz" --null -T -)
 rm -rf "$screens" "$work"/confirm_*/confirm
 tar -czf "$final/confirm.tgz" -C "$work" --exclude=build .
