@@ -61,19 +61,17 @@ Captures capture_all(const TimerContext& ctx, const Call& call, int calls) {
     ctx.api.release_cached_memory();
     before = ctx.api.memory();
   }
-  const uint64_t free_before = before ? before->free_bytes : 0;
+  // Plain copies: the optional itself trips GCC's maybe-uninitialized across the capture.
+  const bool known = before.has_value();
+  const uint64_t free_before = known ? before->free_bytes : 0;
   out.graphs.push_back(capture(ctx, call, calls));
-  if (!before) {
-    while (static_cast<int>(out.graphs.size()) < asked) {
-      out.graphs.push_back(capture(ctx, call, calls));
-    }
-    return out;
+  uint64_t footprint = 0;
+  if (known) {
+    const std::optional<DeviceMemory> after = ctx.api.memory();
+    if (after && free_before > after->free_bytes) footprint = free_before - after->free_bytes;
   }
-  const std::optional<DeviceMemory> after = ctx.api.memory();
-  const uint64_t free_after = after ? after->free_bytes : free_before;
-  const uint64_t footprint = free_before > free_after ? free_before - free_after : 0;
   while (static_cast<int>(out.graphs.size()) < asked) {
-    std::optional<DeviceMemory> now = ctx.api.memory();
+    std::optional<DeviceMemory> now = known ? ctx.api.memory() : std::nullopt;
     if (now && !room_for_another(*now, footprint)) {
       out.bounded = true;
       break;
