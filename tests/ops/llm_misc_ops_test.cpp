@@ -60,7 +60,7 @@ TEST(LlmMiscOps, FusedRecurrentGatedDeltaRuleNormalisesQAndK) {
     at::Tensor k = values({2, 1, 0.5, 1, -1, 2}, {1, 3, 1, 2});
     return call(
         "fused_recurrent_gated_delta_rule",
-        {q * q_scale, k * k_scale, values({1, -2, 0.5, 3, 2, 1}, {1, 3, 1, 2}),
+        {q.mul(q_scale), k.mul(k_scale), values({1, -2, 0.5, 3, 2, 1}, {1, 3, 1, 2}),
          values({0, -0.5, -1}, {1, 3, 1}), values({0.5, 0.8, 0.3}, {1, 3, 1}),
          values({0.1, 0.2, 0.3, 0.4}, {1, 1, 2, 2}), at::tensor(std::vector<int64_t>{0, 1, 2, 3}),
          at::zeros({3}, at::kLong), at::zeros({3, 1, 2, 2}, at::kDouble)},
