@@ -23,6 +23,7 @@
 #include <ATen/ops/randperm.h>
 #include <ATen/ops/relu.h>
 #include <ATen/ops/remainder.h>
+#include <ATen/ops/scalar_tensor.h>
 #include <ATen/ops/softmax.h>
 #include <ATen/ops/zeros.h>
 
@@ -62,19 +63,27 @@ at::Tensor uniform(const BuildContext& c, at::IntArrayRef sizes, double bound) {
   return at::empty(sizes, c.options()).uniform_(-bound, bound);
 }
 
+// The tests' k_scale / v_scale: (x.amax() / 64).to(torch.float32).
+at::Tensor kv_scale(const at::Tensor& x) { return (x.amax() / 64.0).to(at::kFloat); }
+
 // ReshapeAndCacheBenchmark (num_tokens, num_heads, head_size, block_size, num_blocks): key,
 // value, key_cache [blocks, heads, head_size / x, block_size, x] with x = 16 bytes / element,
-// value_cache [blocks, heads, head_size, block_size], both ~ U(-scale, scale), slot_mapping.
-// k_scale and v_scale are left out: kv_cache_dtype "auto" never reads them.
+// value_cache [blocks, heads, head_size, block_size], both ~ U(-scale, scale), slot_mapping, and
+// k_scale, v_scale (amax / 64, float32 0-dim): kv_cache_dtype "auto" never reads them, but
+// FlagGems' function takes them (python_fn); the baseline leaves them alone.
 void reshape_and_cache_inputs(const BuildContext& c, Args& a) {
   auto d = c.dims();
   const int64_t tokens = d[0], heads = d[1], head_size = d[2], block_size = d[3], blocks = d[4];
   const int64_t x = 16 / static_cast<int64_t>(c.options().dtype().itemsize());
   const double scale = 1.0 / std::sqrt(static_cast<double>(head_size));
   auto kv = unbound_key_value(c, tokens, heads, head_size);
-  a.t = {kv[0], kv[1], uniform(c, {blocks, heads, head_size / x, block_size, x}, scale),
+  a.t = {kv[0],
+         kv[1],
+         uniform(c, {blocks, heads, head_size / x, block_size, x}, scale),
          uniform(c, {blocks, heads, head_size, block_size}, scale),
-         distinct_slots(c, block_size * blocks, tokens)};
+         distinct_slots(c, block_size * blocks, tokens),
+         kv_scale(kv[0]),
+         kv_scale(kv[1])};
 }
 
 std::string reshape_and_cache_unsupported(const Shape& s) {
@@ -102,15 +111,20 @@ at::Tensor reshape_and_cache(Args& a) {
 
 // ReshapeAndCacheFlashBenchmark: the same key, value and slots; key and value caches
 // [blocks, block_size, heads, head_size], contiguous copies of one [blocks, 2, ...] tensor's
-// halves, ~ U(-scale, scale).
+// halves, ~ U(-scale, scale), and the unread k_scale, v_scale.
 void reshape_and_cache_flash_inputs(const BuildContext& c, Args& a) {
   auto d = c.dims();
   const int64_t tokens = d[0], heads = d[1], head_size = d[2], block_size = d[3], blocks = d[4];
   const double scale = 1.0 / std::sqrt(static_cast<double>(head_size));
   auto kv = unbound_key_value(c, tokens, heads, head_size);
   at::Tensor cache = uniform(c, {blocks, 2, block_size, heads, head_size}, scale);
-  a.t = {kv[0], kv[1], cache.select(1, 0).contiguous(), cache.select(1, 1).contiguous(),
-         distinct_slots(c, block_size * blocks, tokens)};
+  a.t = {kv[0],
+         kv[1],
+         cache.select(1, 0).contiguous(),
+         cache.select(1, 1).contiguous(),
+         distinct_slots(c, block_size * blocks, tokens),
+         kv_scale(kv[0]),
+         kv_scale(kv[1])};
 }
 
 // torch_reshape_and_cache_flash_ref without its loop: cache[slot // bs, slot % bs] = token.
@@ -125,13 +139,15 @@ at::Tensor reshape_and_cache_flash(Args& a) {
 
 // ConcatAndCacheMLABenchmark (kv_lora_rank, qk_rope_head_dim, num_tokens, block_size,
 // num_blocks): kv_c [tokens, rank], k_pe [tokens, rope] ~ N(0, 1), kv_cache zeros
-// [blocks, block_size, rank + rope], slot_mapping. The "auto" cache dtype never reads the scale.
+// [blocks, block_size, rank + rope], slot_mapping, and scale 0.1 (float32 0-dim), which the
+// "auto" cache dtype never reads but FlagGems' function takes.
 void concat_and_cache_mla_inputs(const BuildContext& c, Args& a) {
   auto d = c.dims();
   const int64_t rank = d[0], rope = d[1], tokens = d[2], block_size = d[3], blocks = d[4];
   a.t = {ops::random(c, {tokens, rank}), ops::random(c, {tokens, rope}),
          at::zeros({blocks, block_size, rank + rope}, c.options()),
-         distinct_slots(c, block_size * blocks, tokens)};
+         distinct_slots(c, block_size * blocks, tokens),
+         at::scalar_tensor(0.1, c.options().dtype(at::kFloat))};
 }
 
 // torch_concat_and_cache_mla_ref without its loop: a zeroed cache-shaped buffer takes
@@ -308,6 +324,11 @@ SizeDetail flash_mla_detail(const Args& a) {
 }  // namespace
 
 std::vector<OpDef> kv_attention_ops() {
+  using py_args::f;
+  using py_args::flag;
+  using py_args::i;
+  using py_args::kw;
+  using py_args::t;
   const std::vector<std::string> kSlotAten = {"aten::floor_divide", "aten::remainder",
                                               "aten::index_put_"};
   std::vector<std::string> mla_cache_aten = {"aten::zeros", "aten::copy_"};
@@ -318,17 +339,21 @@ std::vector<OpDef> kv_attention_ops() {
           .shape_desc("num_tokens, num_heads, head_size, block_size, num_blocks")
           .skip_shapes(reshape_and_cache_unsupported)
           .detail(cache_write_detail(5, {"k_scale", "v_scale"}))
-          .aten(kSlotAten),
+          .aten(kSlotAten)
+          // Returns None: key_cache, written in place, is compared.
+          .python_fn("reshape_and_cache", {t(0), t(1), t(2), t(3), t(4), "auto", t(5), t(6)}),
       cache_write("reshape_and_cache_flash", "ReshapeAndCacheFlashBenchmark",
                   reshape_and_cache_flash_inputs, reshape_and_cache_flash)
           .shape_desc("num_tokens, num_heads, head_size, block_size, num_blocks")
           .detail(cache_write_detail(5, {"k_scale", "v_scale"}))
-          .aten(kSlotAten),
+          .aten(kSlotAten)
+          .python_fn("reshape_and_cache_flash", {t(0), t(1), t(2), t(3), t(4), "auto", t(5), t(6)}),
       cache_write("concat_and_cache_mla", "ConcatAndCacheMLABenchmark", concat_and_cache_mla_inputs,
                   concat_and_cache_mla)
           .shape_desc("kv_lora_rank, qk_rope_head_dim, num_tokens, block_size, num_blocks")
           .detail(cache_write_detail(4, {"scale"}))
-          .aten(mla_cache_aten),
+          .aten(mla_cache_aten)
+          .python_fn("concat_and_cache_mla", {t(0), t(1), t(2), t(3), "auto", t(4)}),
       OpDef("flash_mla")
           .family(Family::kAttention)
           .dtypes({DType::kBFloat16})
@@ -344,7 +369,9 @@ std::vector<OpDef> kv_attention_ops() {
           })
           .tolerance(4)
           .aten({"aten::_to_copy", "aten::matmul", "aten::div.Scalar", "aten::masked_fill_",
-                 "aten::logsumexp", "aten::_softmax"}),
+                 "aten::logsumexp", "aten::_softmax"})
+          .python_fn("flash_mla", {t(0), t(1), t(2), i(0), i(1), i(2), i(3), t(3), i(4), i(5), i(6),
+                                   i(7), flag(8)}),
       // FlagGems' op_name in both tests; the mark of test_sparse_attention.py is
       // sparse_attn_triton. test_blas_perf_parallel.py's sparse_attention mark builds the same
       // inputs on the same list and times FlagGems' MThreads Triton kernel as its baseline.
@@ -368,7 +395,8 @@ std::vector<OpDef> kv_attention_ops() {
           })
           .tolerance(2)
           .aten({"aten::gather", "aten::_to_copy", "aten::einsum", "aten::mul.Tensor", "aten::cat",
-                 "aten::_softmax"}),
+                 "aten::_softmax"})
+          .python_fn("sparse_attn_triton", {t(0), t(1), t(2), t(3), f(0)}),
       OpDef("bf16_paged_mqa_logits")
           .family(Family::kAttention)
           .dtypes({DType::kBFloat16})
@@ -386,7 +414,9 @@ std::vector<OpDef> kv_attention_ops() {
           })
           .tolerance(4)
           .aten({"aten::index_select", "aten::_to_copy", "aten::matmul", "aten::relu",
-                 "aten::mul.Tensor", "aten::sum.dim_IntList", "aten::masked_fill_"}),
+                 "aten::mul.Tensor", "aten::sum.dim_IntList", "aten::masked_fill_"})
+          .python_fn("bf16_paged_mqa_logits",
+                     {t(0), t(1), t(2), t(3), t(4), t(5), i(0), kw("clean_logits", false)}),
   };
 }
 

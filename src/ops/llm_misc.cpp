@@ -507,18 +507,25 @@ void rwkv_sparsity_inputs(const BuildContext& c, A& a) {
 // it per sequence and value head, in float32: h *= exp(g); v -= k^T h; v *= beta; h += k v^T;
 // o = q^T h (q scaled), the q / k head of value head j being j / (HV / H). Sequences of equal
 // length only: `q` [N, L, H, K], `v` [N, L, HV, V], `g`, `beta` [N, L, HV], h0 [N, HV, K, V].
-// Returns o [N, L, HV, V] in q's dtype and the final state in float32.
+// With `qk_l2norm` (use_qk_l2norm_in_kernel), each q and k row is first scaled by
+// rsqrt(sum(x^2) + 1e-6), as the kernel does. Returns o [N, L, HV, V] in q's dtype and the final
+// state in float32.
 std::pair<at::Tensor, at::Tensor> gated_delta_rule(const at::Tensor& q, const at::Tensor& k,
                                                    const at::Tensor& v, const at::Tensor& g,
                                                    const at::Tensor& beta, double scale,
-                                                   const at::Tensor& h0) {
+                                                   const at::Tensor& h0, bool qk_l2norm = false) {
   const auto acc = at_least_float(q);
   const int64_t group = v.size(2) / q.size(2);
+  auto row = [&](const at::Tensor& x, int64_t t) {
+    at::Tensor r = x.select(1, t).to(acc);
+    if (qk_l2norm) r = r * at::rsqrt(r.square().sum(-1, /*keepdim=*/true) + 1e-6);
+    return r.repeat_interleave(group, 1);
+  };
   at::Tensor h = h0.to(acc);
   std::vector<at::Tensor> out;
   for (int64_t t = 0; t < q.size(1); ++t) {
-    at::Tensor bq = q.select(1, t).to(acc).repeat_interleave(group, 1) * scale;  // [N, HV, K]
-    at::Tensor bk = k.select(1, t).to(acc).repeat_interleave(group, 1);
+    at::Tensor bq = row(q, t) * scale;  // [N, HV, K]
+    at::Tensor bk = row(k, t);
     at::Tensor bv = v.select(1, t).to(acc);  // [N, HV, V]
     h = h * g.select(1, t).to(acc).exp().unsqueeze(-1).unsqueeze(-1);
     bv = bv - at::matmul(bk.unsqueeze(-2), h).squeeze(-2);
@@ -552,7 +559,8 @@ void fused_recurrent_inputs(const BuildContext& c, A& a) {
 }
 
 // fused_recurrent_gated_delta_rule_fwd(q, k, v, g, beta, scale, initial_state, True, cu_seqlens,
-// ssm_state_indices, None, True): each one-token sequence n starts from initial_state[idx[n]]
+// ssm_state_indices, None, True), the last True L2-normalising q and k in the kernel (so does
+// vLLM's, the test's baseline): each one-token sequence n starts from initial_state[idx[n]]
 // and the kernel stores its state back there, in place: T stores of a [HV, K, V] state, racing
 // to slot 0 here, so FlagGems' initial_state changes from call to call (and the reference's
 // second call would start elsewhere than the timed one). The same T stores go to the builder's
@@ -562,7 +570,7 @@ at::Tensor fused_recurrent(A& a) {
   auto seqs = [](const at::Tensor& x) { return x.transpose(0, 1); };  // [1, T] -> T sequences
   at::Tensor h0 = state.index_select(0, indices);
   auto [o, h] = gated_delta_rule(seqs(a.t[0]), seqs(a.t[1]), seqs(a.t[2]), seqs(a.t[3]),
-                                 seqs(a.t[4]), a.f[0], h0);
+                                 seqs(a.t[4]), a.f[0], h0, /*qk_l2norm=*/true);
   a.t[8].copy_(h.to(state.scalar_type()));
   return o.transpose(0, 1);
 }
@@ -637,6 +645,12 @@ OpDef mhc(const std::string& name, const std::string& key, const std::string& de
 }  // namespace
 
 std::vector<OpDef> llm_misc_ops() {
+  using py_args::f;
+  using py_args::flag;
+  using py_args::i;
+  using py_args::kw;
+  using py_args::t;
+  using py_args::t_or_none;
   std::vector<OpDef> ops = {
       beam_search_score("beam_search_score"),
       beam_search_score("beam_search_score_"),
@@ -659,7 +673,8 @@ std::vector<OpDef> llm_misc_ops() {
           .aten({"aten::fft_fft", "aten::_fft_c2c"})
           .python_fn("fft", {py_args::t(0)}),
       // test_grid_sample.py: F.grid_sample(inp, grid in [-0.9, 0.9], mode, padding_mode,
-      // align_corners), which calls torch.grid_sampler with the modes as enums.
+      // align_corners), which calls torch.grid_sampler with the modes as enums. No python_fn:
+      // flag_gems.grid_sample takes mode and padding_mode as strings, which Args holds as enums.
       OpDef("grid_sample")
           .family(Family::kConv)
           .shape_key("GridSampleBenchmark")
@@ -687,7 +702,10 @@ std::vector<OpDef> llm_misc_ops() {
           .tolerance(2)
           .aten({"aten::index.Tensor", "aten::split_with_sizes", "aten::cat", "aten::gather",
                  "aten::_to_copy", "aten::mul.Tensor", "aten::sub.Tensor", "aten::add.Tensor",
-                 "aten::stack"}),
+                 "aten::stack"})
+          // (query, key) returned; query is compared.
+          .python_fn("mrope", {t(0), t(1), t(2), t(3), i(0), i(1), i(2), i(3), i(4), flag(5),
+                               flag(6), flag(7), t_or_none(4)}),
       OpDef("fused_deepseek_v4_qnorm_rope_kv_rope_insert")
           .family(Family::kAttention)
           .dtypes({DType::kBFloat16})
@@ -698,7 +716,11 @@ std::vector<OpDef> llm_misc_ops() {
           .inplace()
           .tolerance(2)
           .aten({"aten::_to_copy", "aten::pow.Tensor_Scalar", "aten::mean.dim", "aten::rsqrt",
-                 "aten::index.Tensor", "aten::index_put_", "aten::copy_", "aten::index_copy_"}),
+                 "aten::index.Tensor", "aten::index_put_", "aten::copy_", "aten::index_copy_"})
+          // Returns None: q, written in place, is compared.
+          .python_fn(
+              "fused_deepseek_v4_qnorm_rope_kv_rope_insert",
+              {t(0), t(1), t(2), t(3), t(4), t(5), kw("eps", f(0)), kw("cache_block_size", i(0))}),
       OpDef("fused_indexer_q_rope_quant")
           .family(Family::kAttention)
           .dtypes({DType::kBFloat16})
@@ -713,23 +735,31 @@ std::vector<OpDef> llm_misc_ops() {
           .inputs(indexer_inputs)
           .call(indexer_q_rope_quant)
           .aten({"aten::index_select", "aten::_to_copy", "aten::index_put_", "aten::amax",
-                 "aten::log2", "aten::ceil", "aten::exp2", "aten::div.Tensor"}),
+                 "aten::log2", "aten::ceil", "aten::exp2", "aten::div.Tensor"})
+          // use_fp4 False: the fp4 rows are skipped. (q_fp8, weights_out); q_fp8 is compared.
+          .python_fn("fused_indexer_q_rope_quant", {t(0), t(1), t(2), t(3), f(0), f(1), false}),
       mhc("mhc_post", "MHCPostBenchmark", "N, H", DType::kBFloat16, mhc_post_inputs, mhc_post)
           .family(Family::kBlas)
-          .aten({"aten::mul.Tensor", "aten::bmm", "aten::add.Tensor", "aten::_to_copy"}),
+          .aten({"aten::mul.Tensor", "aten::bmm", "aten::add.Tensor", "aten::_to_copy"})
+          .python_fn("mhc_post", {t(0), t(1), t(2), t(3)}),
       mhc("mhc_pre", "MHCPreBenchmark", "N, hidden_size", DType::kBFloat16, mhc_pre_inputs, mhc_pre)
           .tolerance(2)
           .aten({"aten::mm", "aten::rsqrt", "aten::sigmoid", "aten::_softmax",
-                 "aten::sum.dim_IntList", "aten::div.Tensor"}),
+                 "aten::sum.dim_IntList", "aten::div.Tensor"})
+          // (post_mix, comb_mix, layer_input); layer_input is compared.
+          .python_fn("mhc_pre", {t(0), t(1), t(2), t(3), f(0), f(1), f(2), f(3), i(0)}, 2),
       mhc("hc_split_sinkhorn_forward", "MHCSplitSinkhornBenchmark", "batch, seqlen, hc_mult",
           DType::kFloat32, sinkhorn_split_inputs, sinkhorn_split)
           .aten({"aten::sigmoid", "aten::max.dim", "aten::exp", "aten::sum.dim_IntList",
-                 "aten::div.Tensor"}),
+                 "aten::div.Tensor"})
+          // Not exported by flag_gems.fused; (pre, post, comb), comb is compared.
+          .python_fn("fused.mhc.hc_split_sinkhorn", {t(0), t(1), t(2), i(0), i(1), f(0)}, 2),
       mhc("mhc_bwd", "MHCBwdBenchmark", "seqlen, n_stream", DType::kFloat32, mhc_bwd_inputs,
           mhc_bwd)
           .tolerance(4)
           .aten({"aten::mul.Tensor", "aten::sum.dim_IntList", "aten::div.Tensor",
-                 "aten::add.Tensor", "aten::sub.Tensor"}),
+                 "aten::add.Tensor", "aten::sub.Tensor"})
+          .python_fn("mhc_bwd", {t(0), t(1)}),
       OpDef("rwkv_ka_fusion")
           .family(Family::kNorm)
           .shape_keys({"RWKVBenchmark", "GenericBenchmark"})
@@ -739,7 +769,9 @@ std::vector<OpDef> llm_misc_ops() {
           .flops(ops::input_numel)
           .tolerance(2)
           .aten({"aten::mul.Tensor", "aten::linalg_vector_norm", "aten::clamp_min",
-                 "aten::div.Tensor", "aten::sub.Tensor", "aten::add.Tensor"}),
+                 "aten::div.Tensor", "aten::sub.Tensor", "aten::add.Tensor"})
+          // (o_k, o_kk, o_kka); o_kka is compared.
+          .python_fn("rwkv_ka_fusion", {t(0), t(1), t(2), t(3), i(0), i(1)}, 2),
       // torch_rwkv_mm_sparsity: torch.mv(V^T, k); the shape row is not read by the input_fn.
       OpDef("rwkv_mm_sparsity")
           .family(Family::kBlas)
@@ -763,17 +795,29 @@ std::vector<OpDef> llm_misc_ops() {
             }
             return shapes;
           }())
-          .aliases({"fused_recurrent_gated_delta_rule_fwd"}),
+          .aliases({"fused_recurrent_gated_delta_rule_fwd"})
+          // (o, final_state); o is compared.
+          .python_fn("fused_recurrent_gated_delta_rule_fwd",
+                     {t(0), t(1), t(2), t(3), t(4), f(0), t(5), true, t(6), t(7), nullptr, true}),
       linear_attention("chunk_gated_delta_rule", "ChunkGatedDeltaRuleBenchmark",
                        "B, T, Hg, H, K, V", chunk_inputs, chunk_recurrent)
-          .dtypes({DType::kBFloat16, DType::kFloat16}),
+          .dtypes({DType::kBFloat16, DType::kFloat16})
+          // (o, final_state); o is compared.
+          .python_fn(
+              "chunk_gated_delta_rule",
+              {t(0), t(1), t(2), t(3), t(4), kw("BT", 64), kw("initial_state", t(5)),
+               kw("output_final_state", true), kw("cu_seqlens", nullptr), kw("head_first", false),
+               kw("scale", f(0)), kw("use_qk_l2norm_in_kernel", false)}),
       linear_attention(
           "chunk_gated_delta_rule_fwd", "ChunkGatedDeltaRuleFwdBenchmark", "T", chunk_fwd_inputs,
           [](A& a) {
             return gated_delta_rule(a.t[0], a.t[1], a.t[2], a.t[3], a.t[4], a.f[0], a.t[5]).first;
           })
           .dtypes({DType::kBFloat16, DType::kFloat16})
-          .more_shapes({{64}, {128}, {256}, {512}, {1024}}),
+          .more_shapes({{64}, {128}, {256}, {512}, {1024}})
+          // (g, o, A, final_state, ...); o is compared.
+          .python_fn("chunk_gated_delta_rule_fwd",
+                     {t(0), t(1), t(2), t(3), t(4), f(0), t(5), true, nullptr}, 1),
   };
   return ops;
 }

@@ -417,6 +417,11 @@ SizeDetail mega_moe_detail(const Args& a) {
 
 std::vector<OpDef> moe_quant_ops() {
   using A = Args;
+  using py_args::f;
+  using py_args::flag;
+  using py_args::i;
+  using py_args::kw;
+  using py_args::t;
   const std::vector<DType> kBf16 = {DType::kBFloat16};
   std::vector<OpDef> ops;
   ops.push_back(
@@ -430,7 +435,9 @@ std::vector<OpDef> moe_quant_ops() {
           .detail(topk_softplus_sqrt_detail)
           .flops([](const A& a, const at::Tensor&) { return double(a.t[3].numel()); })
           .aten({"aten::softplus", "aten::sqrt", "aten::add.Tensor", "aten::topk", "aten::gather",
-                 "aten::sum.dim_IntList", "aten::div.Tensor", "aten::copy_", "aten::arange"}));
+                 "aten::sum.dim_IntList", "aten::div.Tensor", "aten::copy_", "aten::arange"})
+          // Returns None: topk_weights, written in place, is compared.
+          .python_fn("topk_softplus_sqrt", {t(0), t(1), t(2), t(3), flag(0), f(0), t(4)}));
   // test_router_gemm.py: x [M, K], weight [N, K] in bfloat16, mm(x, weight.t()) in float32. The
   // output keeps bfloat16's rounding, so it is verified at bfloat16's tolerance (400 x float32's).
   ops.push_back(OpDef("router_gemm")
@@ -450,27 +457,32 @@ std::vector<OpDef> moe_quant_ops() {
                       return 2.0 * a.t[0].size(0) * a.t[1].size(0) * a.t[0].size(1);
                     })
                     .tolerance(400)
-                    .aten({"aten::mm", "aten::_to_copy"}));
+                    .aten({"aten::mm", "aten::_to_copy"})
+                    .python_fn("router_gemm", {t(0), t(1)}));
   // test_per_token_group_quant_fp8.py: x = rand(num_tokens, d), group_size from the shape;
   // scale_ue8m0 is random.choice([True, False]) there: False here, so runs are comparable.
-  ops.push_back(OpDef("per_token_group_quant_fp8")
-                    .family(Family::kTensor)
-                    .dtypes(kBf16)
-                    .shape_key("PerTokenGroupQuantFp8Benchmark")
-                    .shape_desc("num_tokens, d, group_size")
-                    .more_shapes({})
-                    .inputs([](const BuildContext& c, A& a) {
-                      auto d = c.dims();
-                      a.t = {at::rand({d[0], d[1]}, c.options())};
-                      a.i = {d[2], 0};
-                    })
-                    .call(per_token_group_quant_fp8)
-                    .detail(per_token_group_detail)
-                    .flops([](const A& a, const at::Tensor&) { return double(a.t[0].numel()); })
-                    .aten({"aten::abs", "aten::max.dim", "aten::clamp_min", "aten::div.Tensor",
-                           "aten::clamp", "aten::_to_copy"}));
+  ops.push_back(
+      OpDef("per_token_group_quant_fp8")
+          .family(Family::kTensor)
+          .dtypes(kBf16)
+          .shape_key("PerTokenGroupQuantFp8Benchmark")
+          .shape_desc("num_tokens, d, group_size")
+          .more_shapes({})
+          .inputs([](const BuildContext& c, A& a) {
+            auto d = c.dims();
+            a.t = {at::rand({d[0], d[1]}, c.options())};
+            a.i = {d[2], 0};
+          })
+          .call(per_token_group_quant_fp8)
+          .detail(per_token_group_detail)
+          .flops([](const A& a, const at::Tensor&) { return double(a.t[0].numel()); })
+          .aten({"aten::abs", "aten::max.dim", "aten::clamp_min", "aten::div.Tensor", "aten::clamp",
+                 "aten::_to_copy"})
+          // The test passes scale_ue8m0 third, into the signature's eps: here it goes by name.
+          // (x_q, x_s) returned; x_q is compared.
+          .python_fn("per_token_group_quant_fp8", {t(0), i(0), kw("scale_ue8m0", flag(1))}));
   // test_act_quant.py: x ~ N(0, 1) of (M, N), block_size 64 or 128, scale_fmt None or "ue8m0" (its
-  // parametrisation, carried in the shape).
+  // parametrisation, carried in the shape). No python_fn: scale_fmt is None or a string by case.
   ops.push_back(OpDef("act_quant_triton")
                     .family(Family::kTensor)
                     .dtypes(kBf16)
@@ -498,7 +510,12 @@ std::vector<OpDef> moe_quant_ops() {
                     .flops([](const A& a, const at::Tensor&) { return double(a.t[0].numel()); })
                     .aten({"aten::abs", "aten::amax", "aten::clamp_min", "aten::bitwise_and",
                            "aten::bitwise_right_shift", "aten::bitwise_left_shift", "aten::mul",
-                           "aten::_to_copy", "aten::copy_"}));
+                           "aten::_to_copy", "aten::copy_"})
+                    // Returns None: x_fp8, written in place, is compared.
+                    .python_fn("stage_deepseek_v4_mega_moe_inputs",
+                               {t(0), t(1), t(2), t(3), t(4), t(5), t(6)}));
+  // No python_fn: flag_gems.dispatch_fused_moe_kernel takes a config dict and a Triton
+  // compute_type, which a binding cannot build.
   ops.push_back(OpDef("dispatch_fused_moe_kernel")
                     .family(Family::kBlas)
                     .dtypes({DType::kBFloat16, DType::kFloat16})
@@ -532,6 +549,7 @@ std::vector<OpDef> moe_quant_ops() {
   ops.push_back(hadamard("hadamard_transform", "HadamardBenchmark")
                     .call([](A& a) { return hadamard_ref(a.t[0], a.t[1]); })
                     .python_fn("hadamard_transform", {py_args::t(0)}));
+  // No python_fn: the test's gems_ht_mn picks hadamard_transform_12N, _20N, _28N or _40N by dim.
   ops.push_back(hadamard("hadamard_transform_mn", "HadamardMNBenchmark").call([](A& a) {
     const int64_t dim = a.t[0].size(-1);
     at::Tensor padded = at::constant_pad_nd(a.t[0], {0, a.t[1].size(0) - dim});
@@ -539,24 +557,25 @@ std::vector<OpDef> moe_quant_ops() {
   }));
   // test_fp8_fp4_mega_moe.py's torch-reference test (SM90; the vLLM one needs SM100): the
   // reference reads each routed expert id on the host.
-  ops.push_back(OpDef("fp8_fp4_mega_moe")
-                    .family(Family::kBlas)
-                    .dtypes(kBf16)
-                    .shape_key("FP8FP4MegaMoEBenchmark")
-                    .shape_desc("num_tokens, hidden, intermediate, num_experts, top_k")
-                    .inputs(mega_moe_inputs)
-                    .call(mega_moe)
-                    .detail(mega_moe_detail)
-                    .host_sync()
-                    .flops([](const A& a, const at::Tensor& out) {
-                      // l1 (2I x H) and l2 (H x I) per routed token.
-                      const double inter = a.t[6].size(-1) * 2.0;
-                      return a.t[2].numel() *
-                             (2.0 * 2 * inter * out.size(1) + 2.0 * out.size(1) * inter);
-                    })
-                    .aten({"aten::_to_copy", "aten::repeat_interleave.self_int",
-                           "aten::bitwise_and", "aten::index.Tensor", "aten::where.self",
-                           "aten::item", "aten::mv", "aten::silu", "aten::add_.Tensor"}));
+  ops.push_back(
+      OpDef("fp8_fp4_mega_moe")
+          .family(Family::kBlas)
+          .dtypes(kBf16)
+          .shape_key("FP8FP4MegaMoEBenchmark")
+          .shape_desc("num_tokens, hidden, intermediate, num_experts, top_k")
+          .inputs(mega_moe_inputs)
+          .call(mega_moe)
+          .detail(mega_moe_detail)
+          .host_sync()
+          .flops([](const A& a, const at::Tensor& out) {
+            // l1 (2I x H) and l2 (H x I) per routed token.
+            const double inter = a.t[6].size(-1) * 2.0;
+            return a.t[2].numel() * (2.0 * 2 * inter * out.size(1) + 2.0 * out.size(1) * inter);
+          })
+          .aten({"aten::_to_copy", "aten::repeat_interleave.self_int", "aten::bitwise_and",
+                 "aten::index.Tensor", "aten::where.self", "aten::item", "aten::mv", "aten::silu",
+                 "aten::add_.Tensor"})
+          .python_fn("fp8_fp4_mega_moe", {t(0), t(1), t(2), t(3), t(4), t(5), t(6), t(7)}));
   return ops;
 }
 

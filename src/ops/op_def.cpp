@@ -105,8 +105,8 @@ OpDef& OpDef::detail(DetailFn detail) {
   detail_ = std::move(detail);
   return *this;
 }
-OpDef& OpDef::python_fn(std::string name, std::vector<PyArg> args) {
-  python_fn_ = PythonFn{std::move(name), std::move(args)};
+OpDef& OpDef::python_fn(std::string name, std::vector<PyArg> args, std::size_t result) {
+  python_fn_ = PythonFn{std::move(name), std::move(args), result};
   return *this;
 }
 

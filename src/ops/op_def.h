@@ -69,8 +69,9 @@ class OpDef {
   OpDef& detail(DetailFn detail);
   // A function a python: candidate may offer for this op, which the dispatcher never reaches (a
   // fused kernel): `.python_fn("silu_and_mul", {t(0), t(1)})` with py_args' t, i, f, list, kw
-  // and constants. When declared, it alone covers the op (docs/providers.md).
-  OpDef& python_fn(std::string name, std::vector<PyArg> args);
+  // and constants; `result` picks the element of a tuple result that matches the composite's.
+  // When declared, it alone covers the op (docs/providers.md).
+  OpDef& python_fn(std::string name, std::vector<PyArg> args, std::size_t result = 0);
 
   const std::string& name() const { return name_; }
   Family family() const { return family_; }

@@ -23,8 +23,14 @@ std::string arg_text(const PyArg& arg) {
     case PyArg::Source::kTensor:
       value = fmt::format("t[{}]", arg.index);
       break;
+    case PyArg::Source::kOptionalTensor:
+      value = fmt::format("t[{}] or None", arg.index);
+      break;
     case PyArg::Source::kInt:
       value = fmt::format("i[{}]", arg.index);
+      break;
+    case PyArg::Source::kFlag:
+      value = fmt::format("bool(i[{}])", arg.index);
       break;
     case PyArg::Source::kFloat:
       value = fmt::format("f[{}]", arg.index);
@@ -44,7 +50,9 @@ std::string arg_text(const PyArg& arg) {
 std::string to_string(const PythonFn& fn) {
   std::vector<std::string> parts;
   for (const auto& arg : fn.args) parts.push_back(arg_text(arg));
-  return fmt::format("{}({})", fn.name, fmt::join(parts, ", "));
+  std::string text = fmt::format("{}({})", fn.name, fmt::join(parts, ", "));
+  if (fn.result != 0) text += fmt::format("[{}]", fn.result);
+  return text;
 }
 
 }  // namespace caliber

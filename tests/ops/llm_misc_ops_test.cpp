@@ -1,3 +1,4 @@
+#include <ATen/ops/allclose.h>
 #include <ATen/ops/tensor.h>
 #include <ATen/ops/zeros.h>
 #include <gtest/gtest.h>
@@ -48,6 +49,33 @@ TEST(LlmMiscOps, GatedDeltaRuleDecaysCorrectsAndReadsTheState) {
                          values({0.5, 1}, {1, 2, 1}), at::zeros({1, 1, 1, 1}, at::kDouble)},
                         {1.0});
   expect_values(out, {3, -0.25});
+}
+
+// fused_recurrent_gated_delta_rule runs with use_qk_l2norm_in_kernel: q and k enter as unit rows
+// (rsqrt(|x|^2 + 1e-6)), so scaling them changes nothing. Three one-token sequences of one head,
+// K = V = 2, all starting from state slot 0.
+TEST(LlmMiscOps, FusedRecurrentGatedDeltaRuleNormalisesQAndK) {
+  auto run = [](double q_scale, double k_scale) {
+    at::Tensor q = values({1, 2, -1, 0.5, 3, 1}, {1, 3, 1, 2});
+    at::Tensor k = values({2, 1, 0.5, 1, -1, 2}, {1, 3, 1, 2});
+    return call(
+        "fused_recurrent_gated_delta_rule",
+        {q.mul(q_scale), k.mul(k_scale), values({1, -2, 0.5, 3, 2, 1}, {1, 3, 1, 2}),
+         values({0, -0.5, -1}, {1, 3, 1}), values({0.5, 0.8, 0.3}, {1, 3, 1}),
+         values({0.1, 0.2, 0.3, 0.4}, {1, 1, 2, 2}), at::tensor(std::vector<int64_t>{0, 1, 2, 3}),
+         at::zeros({3}, at::kLong), at::zeros({3, 1, 2, 2}, at::kDouble)},
+        {1.0});
+  };
+  at::Tensor unit = run(1, 1);
+  EXPECT_TRUE(at::allclose(run(10, 0.5), unit, 1e-5, 1e-6));
+  // Token 0: q and k are [1, 2] / sqrt(5 + 1e-6) and [2, 1] / sqrt(5 + 1e-6); h0 = [[.1, .2],
+  // [.3, .4]], g 0, beta 0.5, v [1, -2]: v' = (v - k^T h0) * 0.5, h = h0 + k v'^T, o = q^T h.
+  const double n = 1.0 / std::sqrt(5 + 1e-6);
+  const double q0 = n, q1 = 2 * n, k0 = 2 * n, k1 = n;
+  const double v0 = (1 - (k0 * 0.1 + k1 * 0.3)) * 0.5, v1 = (-2 - (k0 * 0.2 + k1 * 0.4)) * 0.5;
+  const double h00 = 0.1 + k0 * v0, h01 = 0.2 + k0 * v1, h10 = 0.3 + k1 * v0, h11 = 0.4 + k1 * v1;
+  EXPECT_NEAR(unit.flatten()[0].item<double>(), q0 * h00 + q1 * h10, 1e-9);
+  EXPECT_NEAR(unit.flatten()[1].item<double>(), q0 * h01 + q1 * h11, 1e-9);
 }
 
 // F.normalize over each head of k * kk, times a: k * kk = [3, 4] has norm 5, a = [2, 10].

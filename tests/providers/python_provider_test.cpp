@@ -200,6 +200,65 @@ TEST_F(PythonProviderTest, ComparisonRefusesAFunctionWithAnotherResult) {
   EXPECT_NE(check.detail.find("elements outside"), std::string::npos) << check.detail;
 }
 
+// FlagGems' rwkv_ka_fusion returns (o_k, o_kk, o_kka); the op's composite returns o_kka, and its
+// binding names that element.
+TEST_F(PythonProviderTest, ATupleResultIsComparedThroughTheDeclaredElement) {
+  auto provider = make_provider("python:toy_override");
+  const OpDef& op = find_op("rwkv_ka_fusion");
+  ASSERT_EQ(op.python_fn()->result, 2u);
+  EXPECT_EQ(to_string(*op.python_fn()), "rwkv_ka_fusion(t[0], t[1], t[2], t[3], i[0], i[1])[2]");
+  OpInstance instance = instantiate(op, ShapeCase{Shape{4}}, DType::kFloat32, {});
+  const BoundFunction bound = provider->bind_function(*op.python_fn(), instance.args());
+  const Verification check = instance.compare_with(bound.result);
+  EXPECT_TRUE(check.ok) << check.detail;
+  // The first element (o_k) is another tensor of the same shape: comparing it must fail.
+  PythonFn first = *op.python_fn();
+  first.result = 0;
+  const Verification wrong =
+      instance.compare_with(provider->bind_function(first, instance.args()).result);
+  EXPECT_FALSE(wrong.ok);
+  PythonFn past_end = first;
+  past_end.result = 3;
+  const BoundFunction beyond = provider->bind_function(past_end, instance.args());
+  try {
+    beyond.result();
+    ADD_FAILURE() << "element 3 of a 3-tuple was read";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("returned a sequence of 3, no element 3"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// Args keeps mrope's booleans as ints and has axis_map on the GLM rows only: flag(k) passes a
+// bool, t_or_none(k) the tensor or None.
+TEST_F(PythonProviderTest, FlagsBindAsBoolsAndAMissingOptionalTensorAsNone) {
+  auto provider = make_provider("python:toy_override");
+  const OpDef& op = find_op("mrope");
+  auto seen = [&](const Shape& shape) {
+    OpInstance instance = instantiate(op, ShapeCase{shape}, DType::kBFloat16, {});
+    provider->bind_function(*op.python_fn(), instance.args()).result();
+    py::gil_scoped_acquire gil;
+    py::dict last = py::module_::import("toy_override").attr("last_mrope");
+    std::string text;
+    for (const char* key : {"is_interleaved", "is_interleaved_glm", "is_neox_style", "axis_map"}) {
+      py::object value = last[key];
+      text += std::string(key) + "=" +
+              (py::isinstance<py::bool_>(value)
+                   ? py::str(value).cast<std::string>()
+                   : py::str(py::type::of(value).attr("__name__")).cast<std::string>()) +
+              " ";
+    }
+    return text;
+  };
+  // num_tokens, q_heads, kv_heads, head_size, rotary_dim, st, sh, sw, neox, interleaved, glm.
+  EXPECT_EQ(seen(Shape{1, 28, 4, 128, 128, 24, 20, 20, 1, 0, 0}),
+            "is_interleaved=False is_interleaved_glm=False is_neox_style=True "
+            "axis_map=NoneType ");
+  EXPECT_EQ(seen(Shape{1, 28, 4, 128, 64, 8, 12, 12, 1, 1, 1}),
+            "is_interleaved=True is_interleaved_glm=True is_neox_style=True axis_map=Tensor ");
+}
+
 TEST_F(PythonProviderTest, MissingModuleIsAUsageError) {
   const Error error = failure_of("python:no_such_caliber_module");
   EXPECT_EQ(error.kind(), ErrorKind::kUsage);

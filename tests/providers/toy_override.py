@@ -11,7 +11,9 @@ It also offers functions for ops the dispatcher never reaches, as FlagGems does 
 kernels (caliber's OpDef::python_fn declares their names and arguments): `silu_and_mul` (right,
 computed another way than the baseline), `moe_sum` (writes its output and returns None), and
 `gelu_and_mul`, deliberately twice the right result, which caliber must refuse to time. It has no
-`reglu`, so that op is not covered although the context overrides aten::relu.
+`reglu`, so that op is not covered although the context overrides aten::relu. `rwkv_ka_fusion`
+returns a tuple whose third element is the op's result, as FlagGems' does; `mrope` keeps what it
+was passed in `last_mrope` (booleans, and an axis_map that is None on the non-GLM rows).
 """
 
 import contextlib
@@ -22,6 +24,7 @@ import torch
 __version__ = "0.1.toy"
 
 calls = {"add": 0, "relu": 0, "silu_and_mul": 0, "moe_sum": 0, "gelu_and_mul": 0}
+last_mrope = {}
 
 
 def _add(self, other, *, alpha=1):
@@ -47,6 +50,23 @@ def moe_sum(input, output):
 def gelu_and_mul(x, y):
     calls["gelu_and_mul"] += 1
     return 2 * torch.nn.functional.gelu(x) * y
+
+
+def rwkv_ka_fusion(k, kk, a, ka, H, N):
+    T = k.shape[0]
+    o_kk = torch.nn.functional.normalize((k * kk).view(T, H, N), dim=-1).view(T, H * N)
+    return k * (1 + (a - 1) * ka), o_kk, o_kk * a
+
+
+def mrope(query, key, cos_sin_cache, positions, section_t, section_h, section_w, head_size,
+          rotary_dim, is_interleaved=False, is_interleaved_glm=False, is_neox_style=True,
+          axis_map=None):
+    last_mrope.clear()
+    last_mrope.update(sections=(section_t, section_h, section_w), head_size=head_size,
+                      rotary_dim=rotary_dim, is_interleaved=is_interleaved,
+                      is_interleaved_glm=is_interleaved_glm, is_neox_style=is_neox_style,
+                      axis_map=axis_map)
+    return query, key
 
 
 def _refusing_add(self, other, *, alpha=1):

@@ -75,13 +75,21 @@ py::object to_python(const at::Tensor& tensor) {
   return py::module_::import("torch.utils.dlpack").attr("from_dlpack")(capsule);
 }
 
-// The tensor a Python result stands for: itself, the first element of a tuple or list, or an
+// The tensor a Python result stands for: itself, element `element` of a tuple or list, or an
 // undefined tensor for None.
-at::Tensor from_python(py::object result, const std::string& what) {
+at::Tensor from_python(py::object result, const std::string& what, std::size_t element) {
   if (py::isinstance<py::tuple>(result) || py::isinstance<py::list>(result)) {
     py::sequence items = result;
-    if (items.size() == 0) throw Error(ErrorKind::kOpFailure, what + " returned an empty sequence");
-    result = items[0];
+    if (items.size() <= element) {
+      throw Error(ErrorKind::kOpFailure, fmt::format("{} returned a sequence of {}, no element {}",
+                                                     what, items.size(), element));
+    }
+    result = items[element];
+  } else if (element != 0 && !result.is_none()) {
+    throw Error(
+        ErrorKind::kOpFailure,
+        fmt::format("{} returned a {}, not a sequence with an element {}", what,
+                    py::str(py::type::of(result).attr("__name__")).cast<std::string>(), element));
   }
   if (result.is_none()) return at::Tensor();
   py::module_ torch = py::module_::import("torch");
@@ -122,8 +130,13 @@ py::object arg_to_python(const PyArg& arg, const Args& args, const PythonFn& fn)
   switch (arg.source) {
     case PyArg::Source::kTensor:
       return to_python(args.t[checked(args.t.size(), "t")]);
+    case PyArg::Source::kOptionalTensor:
+      if (arg.index >= args.t.size() || !args.t[arg.index].defined()) return py::none();
+      return to_python(args.t[arg.index]);
     case PyArg::Source::kInt:
       return py::int_(args.i[checked(args.i.size(), "i")]);
+    case PyArg::Source::kFlag:
+      return py::bool_(args.i[checked(args.i.size(), "i")] != 0);
     case PyArg::Source::kFloat:
       return py::float_(args.f[checked(args.f.size(), "f")]);
     case PyArg::Source::kIntList: {
@@ -251,9 +264,9 @@ BoundFunction PythonProvider::do_bind_function(const PythonFn& fn, Args& args) {
     py::gil_scoped_acquire gil;
     held->function(*held->positional, **held->keywords);
   };
-  bound.result = [held, what] {
+  bound.result = [held, what, element = fn.result] {
     py::gil_scoped_acquire gil;
-    return from_python(held->function(*held->positional, **held->keywords), what);
+    return from_python(held->function(*held->positional, **held->keywords), what, element);
   };
   return bound;
 }
