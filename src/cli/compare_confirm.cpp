@@ -5,10 +5,12 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <memory>
 #include <optional>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli/run_command.h"
@@ -47,25 +49,37 @@ FlagValues flags_of_command_line(const std::string& command_line) {
 
 namespace {
 
+// Each op and dtype's cases in a run, as the shape labels of its baseline rows in the order the
+// run wrote them: one pass over the run's rows, however many rows are re-measured.
+using CaseLabels = std::map<std::pair<std::string, std::string>, std::vector<std::string>>;
+
+CaseLabels case_labels(const RunCollection& run) {
+  CaseLabels out;
+  for (const auto& c : run.rows) {
+    if (c.row.provider == "baseline") out[{c.row.op, c.row.dtype}].push_back(shape_label(c.row));
+  }
+  return out;
+}
+
 struct Side {
   const char* name;  // "A" or "B"
   const RunCollection& run;
+  CaseLabels cases;
 };
 
-// Where the case of `row` sits among its op's cases in `side`, from the baseline rows of its
-// dtype in the order the run wrote them: index and count. nullopt when the run cannot tell.
-std::optional<std::pair<size_t, size_t>> case_position(const RowComparison& row,
-                                                       const RunCollection& run) {
-  size_t count = 0;
+// Where the case of `row` sits among its op's cases of its dtype in `side`: index and count.
+// nullopt when the run cannot tell.
+std::optional<std::pair<size_t, size_t>> case_position(const RowComparison& row, const Side& side) {
+  auto it = side.cases.find({row.op, row.dtype});
+  if (it == side.cases.end()) return std::nullopt;
+  const std::vector<std::string>& labels = it->second;
   int seen = 0;
-  std::optional<size_t> index;
-  for (const auto& c : run.rows) {
-    if (c.row.op != row.op || c.row.dtype != row.dtype || c.row.provider != "baseline") continue;
-    if (!index && shape_label(c.row) == row.shape && seen++ == row.occurrence) index = count;
-    ++count;
+  for (size_t index = 0; index < labels.size(); ++index) {
+    if (labels[index] == row.shape && seen++ == row.occurrence) {
+      return std::make_pair(index, labels.size());
+    }
   }
-  if (!index) return std::nullopt;
-  return std::make_pair(*index, count);
+  return std::nullopt;
 }
 
 FlagValues side_flags(const RowComparison& row, const Side& side) {
@@ -131,7 +145,7 @@ std::map<size_t, Confirmation> run_confirmation(const Comparison& comparison,
                                                 int rounds, const fs::path& dir,
                                                 const EnvLookup& env) {
   refuse_other_builds(a, b);
-  const Side sides[2] = {{"A", a}, {"B", b}};
+  const Side sides[2] = {{"A", a, case_labels(a)}, {"B", b, case_labels(b)}};
   // Every flag is read back before the first re-run, so a run that cannot be re-run is refused
   // before any device work.
   std::vector<size_t> flagged;
@@ -143,7 +157,7 @@ std::map<size_t, Confirmation> run_confirmation(const Comparison& comparison,
     for (int s = 0; s < 2; ++s) {
       FlagValues f = side_flags(row, sides[s]);
       // One case: the shard that holds only it, when the run's rows place it.
-      auto position = case_position(row, sides[s].run);
+      auto position = case_position(row, sides[s]);
       if (position && !f.count("shard")) {
         f["shard"] = fmt::format("{}/{}", position->first, position->second);
       }
