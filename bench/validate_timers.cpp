@@ -169,7 +169,8 @@ nlohmann::json variant_key(const std::string& case_name, const Variant& variant)
 // across them, and what each cost.
 nlohmann::json measure_variant(DeviceApi& api, const BackendDescriptor& cuda,
                                const std::string& case_name, const Call& call,
-                               const Variant& variant, int repeats, double max_time_s) {
+                               const Variant& variant, int repeats, double max_time_s,
+                               double capture_noise_target) {
   TimerPlan plan = derive_timer_plan(cuda.capabilities, variant.timer, true, cuda.name);
   MeasureOptions options;  // the defaults of `caliber run`'s knobs
   options.op = case_name;
@@ -179,9 +180,10 @@ nlohmann::json measure_variant(DeviceApi& api, const BackendDescriptor& cuda,
   options.sampling.policy = variant.policy;
   options.sampling.max_time_s = max_time_s;
   options.graph.captures = variant.captures;
+  options.graph.capture_noise_target = capture_noise_target;
   nlohmann::json row = variant_key(case_name, variant);
   std::vector<double> latencies_us, walls_s, samples, noises, kernel_only_us, spreads;
-  std::vector<int> throttled, clock_min_mhz, clock_max_mhz;
+  std::vector<int> throttled, clock_min_mhz, clock_max_mhz, captures_used;
   std::vector<std::string> markers, timers_used;
   nlohmann::json activities = nlohmann::json::array();
   for (int r = 0; r < repeats; ++r) {
@@ -191,6 +193,7 @@ nlohmann::json measure_variant(DeviceApi& api, const BackendDescriptor& cuda,
     samples.push_back(static_cast<double>(m.samples_ms.size()));
     noises.push_back(m.noise);
     spreads.push_back(m.capture_spread);
+    captures_used.push_back(m.graph_captures);
     timers_used.push_back(to_string(m.timer_used));
     throttled.push_back(m.throttled_samples);
     clock_min_mhz.push_back(m.sm_clock_min_mhz);
@@ -212,7 +215,10 @@ nlohmann::json measure_variant(DeviceApi& api, const BackendDescriptor& cuda,
   row["wall_s"] = mean(walls_s);
   row["samples"] = mean(samples);
   row["noise_pct"] = mean(noises) * 100;
-  if (variant.timer == Timer::kGraph) row["capture_spread_pct"] = mean(spreads) * 100;
+  if (variant.timer == Timer::kGraph) {
+    row["capture_spread_pct"] = mean(spreads) * 100;
+    row["captures_per_repeat"] = captures_used;  // more than asked where the adaptive rule grew
+  }
   row["markers"] = markers;
   // Per repeat: how many samples the throttle guard marked and the SM clock range it read.
   row["throttled_per_repeat"] = throttled;
@@ -237,11 +243,17 @@ int run(int argc, char** argv) {
   double deadline_s = 300;
   double max_time_s = 0.5;
   std::vector<std::string> only;
+  double capture_noise_target = GraphSettings{}.capture_noise_target;
   app.add_option("--out", out, "JSON file to write");
   app.add_option("--repeats", repeats, "whole measurements per variant");
   app.add_option("--deadline-s", deadline_s, "skip what is left after this many seconds");
   app.add_option("--max-time-s", max_time_s, "adaptive policy's time limit per measurement");
   app.add_option("--case", only, "only these cases (repeatable)");
+  std::vector<std::string> only_timers;
+  app.add_option("--timer", only_timers, "only the variants of these timers (repeatable)");
+  app.add_option("--capture-noise-target", capture_noise_target,
+                 "adaptive graph timer: add captures while their mean is less precise than this "
+                 "(0: never more than asked)");
   CLI11_PARSE(app, argc, argv);
 
   const BackendDescriptor& cuda = find_backend("--backend", "cuda");
@@ -272,13 +284,18 @@ int run(int argc, char** argv) {
        {first_pass_variants(), second_pass_variants(), capture_pass_variants()}) {
     for (const auto& [name, call] : calls) {
       for (const Variant& variant : variants) {
+        if (!only_timers.empty() && std::find(only_timers.begin(), only_timers.end(),
+                                              to_string(variant.timer)) == only_timers.end()) {
+          continue;
+        }
         nlohmann::json row;
         if (device_lost || elapsed_s() > deadline_s) {
           row = variant_key(name, variant);
           row["error"] = device_lost ? "skipped: device lost" : "skipped: deadline";
         } else {
           try {
-            row = measure_variant(*api, cuda, name, call, variant, repeats, max_time_s);
+            row = measure_variant(*api, cuda, name, call, variant, repeats, max_time_s,
+                                  capture_noise_target);
           } catch (const std::exception& e) {
             row = variant_key(name, variant);
             row["error"] = e.what();
@@ -296,6 +313,7 @@ int run(int argc, char** argv) {
                            {"max_sm_clock_mhz", devices.front().max_sm_clock_mhz},
                            {"repeats", repeats},
                            {"adaptive_max_time_s", max_time_s},
+                           {"capture_noise_target", capture_noise_target},
                            {"elapsed_s", elapsed_s()},
                            {"rows", rows}};
   std::ofstream(out) << result.dump(1) << "\n";

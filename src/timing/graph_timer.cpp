@@ -45,16 +45,18 @@ bool room_for_another(const DeviceMemory& now, uint64_t footprint) {
 
 struct Captures {
   Graphs graphs;
-  bool bounded = false;  // fewer than asked: another would not have fitted in device memory
+  bool bounded = false;  // fewer than wanted: another would not have fitted in device memory
+  bool memory_known = false;
+  uint64_t footprint = 0;  // what the first graph took from the device's free memory
+  double capture_ms = 0;   // host time spent capturing, growth included
 };
 
 // Every graph is kept until the measurement ends, so that each capture lays out in memory of its
 // own rather than in what the previous graph gave back. A backend that cannot read its memory
 // gets every capture asked for.
-Captures capture_all(const TimerContext& ctx, const Call& call, int calls) {
-  const int asked = std::max(1, ctx.options.graph.captures);
+Captures capture_first(const TimerContext& ctx, const Call& call, int calls, bool more_to_come) {
   Captures out;
-  std::optional<DeviceMemory> before = asked > 1 ? ctx.api.memory() : std::optional<DeviceMemory>();
+  std::optional<DeviceMemory> before = more_to_come ? ctx.api.memory() : std::nullopt;
   // The previous case's graphs may still hold their pools: torch hands them back only when an
   // allocation would fail, which would hide the first graph's footprint in the free memory.
   if (before && before->free_bytes < before->total_bytes / 2) {
@@ -62,35 +64,53 @@ Captures capture_all(const TimerContext& ctx, const Call& call, int calls) {
     before = ctx.api.memory();
   }
   // Plain copies: the optional itself trips GCC's maybe-uninitialized across the capture.
-  const bool known = before.has_value();
-  const uint64_t free_before = known ? before->free_bytes : 0;
+  out.memory_known = before.has_value();
+  const uint64_t free_before = out.memory_known ? before->free_bytes : 0;
+  const double start_ms = ctx.api.host_now_ms();
   out.graphs.push_back(capture(ctx, call, calls));
-  uint64_t footprint = 0;
-  if (known) {
+  out.capture_ms += ctx.api.host_now_ms() - start_ms;
+  if (out.memory_known) {
     const std::optional<DeviceMemory> after = ctx.api.memory();
-    if (after && free_before > after->free_bytes) footprint = free_before - after->free_bytes;
+    if (after && free_before > after->free_bytes) out.footprint = free_before - after->free_bytes;
   }
-  while (static_cast<int>(out.graphs.size()) < asked) {
-    std::optional<DeviceMemory> now = known ? ctx.api.memory() : std::nullopt;
-    if (now && !room_for_another(*now, footprint)) {
-      out.bounded = true;
-      break;
-    }
-    out.graphs.push_back(capture(ctx, call, calls));
+  return out;
+}
+
+// False, and `bounded` set, when another graph would not fit.
+bool capture_another(const TimerContext& ctx, const Call& call, int calls, Captures& captures) {
+  std::optional<DeviceMemory> now = captures.memory_known ? ctx.api.memory() : std::nullopt;
+  if (now && !room_for_another(*now, captures.footprint)) {
+    captures.bounded = true;
+    return false;
+  }
+  const double start_ms = ctx.api.host_now_ms();
+  captures.graphs.push_back(capture(ctx, call, calls));
+  captures.capture_ms += ctx.api.host_now_ms() - start_ms;
+  return true;
+}
+
+Captures capture_all(const TimerContext& ctx, const Call& call, int calls, int asked) {
+  asked = std::max(1, asked);
+  Captures out = capture_first(ctx, call, calls, asked > 1);
+  while (static_cast<int>(out.graphs.size()) < asked && capture_another(ctx, call, calls, out)) {
   }
   return out;
 }
 
 // Each batch of n samples takes ceil(n / graphs) replays of every graph, so that each capture
 // weighs the same in the median whatever the stopping rule asks for.
-Measurement measure_graphs(const TimerContext& ctx, Captures& captures, int calls,
-                           const Call& before) {
-  Graphs& graphs = captures.graphs;
+struct Sampled {
+  Measurement m;
+  std::vector<double> graph_medians;
+};
+
+Sampled sample_graphs(const TimerContext& ctx, Graphs& graphs, int calls, const Call& before) {
   // Also the first replay's failure is a replay verdict; its duration sizes the batches.
   double first_replay_ms = graphs.front()->time_replays(1, before).front();
   const int count = static_cast<int>(graphs.size());
   std::vector<std::vector<double>> per_graph(graphs.size());
-  Measurement m = take_measurement(ctx, Timer::kGraph, /*repeats=*/1, first_replay_ms, [&](int n) {
+  Sampled out;
+  out.m = take_measurement(ctx, Timer::kGraph, /*repeats=*/1, first_replay_ms, [&](int n) {
     std::vector<double> samples;
     const int each = (n + count - 1) / count;
     for (int g = 0; g < count; ++g) {
@@ -101,14 +121,51 @@ Measurement measure_graphs(const TimerContext& ctx, Captures& captures, int call
     }
     return samples;
   });
-  m.graph_captures = count;
-  if (captures.bounded) {
-    m.markers.push_back(captures_bounded_marker(count, std::max(1, ctx.options.graph.captures)));
+  for (const auto& samples : per_graph) out.graph_medians.push_back(median(samples));
+  return out;
+}
+
+// Under the adaptive policy the captures are sampled adaptively too: their spread, not the
+// replays', moves the median from one measurement to the next, so more replays cannot narrow it
+// and more graphs can. While the standard error of the mean of the graphs' medians is above the
+// target, the count doubles (up to max_captures and what device memory allows) and every graph
+// is sampled again. The target is three times looser below 20 us, as the timer validation's CV
+// limits are.
+bool captures_too_spread(const TimerContext& ctx, const Captures& captures,
+                         const std::vector<double>& graph_medians) {
+  const GraphSettings& graph = ctx.options.graph;
+  if (ctx.options.sampling.policy != SamplePolicy::kAdaptive) return false;
+  if (graph.capture_noise_target <= 0 || graph_medians.size() < 2 || captures.bounded) return false;
+  if (static_cast<int>(captures.graphs.size()) >= graph.max_captures) return false;
+  const double mean_ms = mean(graph_medians);
+  if (!(mean_ms > 0)) return false;
+  const double target = graph.capture_noise_target * (mean_ms * 1e3 < 20 ? 3 : 1);
+  const double standard_error = stddev(graph_medians) / std::sqrt(graph_medians.size()) / mean_ms;
+  return standard_error > target;
+}
+
+// `grow` is the call to capture more graphs of, or null for exactly the captures given.
+Measurement measure_graphs(const TimerContext& ctx, Captures& captures, int asked, int calls,
+                           const Call& before, const Call* grow) {
+  Graphs& graphs = captures.graphs;
+  Sampled sampled = sample_graphs(ctx, graphs, calls, before);
+  while (grow && captures_too_spread(ctx, captures, sampled.graph_medians)) {
+    const size_t had = graphs.size();
+    const size_t add = std::min(had, static_cast<size_t>(ctx.options.graph.max_captures) - had);
+    for (size_t i = 0; i < add && capture_another(ctx, *grow, calls, captures); ++i) {
+    }
+    if (graphs.size() == had) break;
+    sampled = sample_graphs(ctx, graphs, calls, before);
   }
+  Measurement m = std::move(sampled.m);
+  const int count = static_cast<int>(graphs.size());
+  m.graph_captures = count;
+  m.capture_ms = captures.capture_ms;
+  if (captures.bounded) m.markers.push_back(captures_bounded_marker(count, std::max(1, asked)));
+  if (count > asked) m.markers.push_back(captures_grown_marker(count, asked));
   if (count > 1 && m.median_ms > 0) {
-    std::vector<double> medians;
-    for (const auto& samples : per_graph) medians.push_back(median(samples));
-    auto [low, high] = std::minmax_element(medians.begin(), medians.end());
+    auto [low, high] =
+        std::minmax_element(sampled.graph_medians.begin(), sampled.graph_medians.end());
     m.capture_spread = (*high - *low) / m.median_ms;
   }
   return m;
@@ -126,8 +183,10 @@ Measurement measure_delayed(const TimerContext& ctx, const Measurement& undelaye
     for (int i = 0; i < calls; ++i) call();
     api.delay(delay_us * calls);
   };
-  Captures captures = capture_all(ctx, delayed, 1);
-  Measurement m = measure_graphs(ctx, captures, calls, before);
+  // As many graphs as the undelayed measurement sampled, so both carry the same capture spread.
+  const int asked = std::max(1, undelayed.graph_captures);
+  Captures captures = capture_all(ctx, delayed, 1, asked);
+  Measurement m = measure_graphs(ctx, captures, asked, calls, before, nullptr);
   m.selftest_delay_us = delay_us;
   if (undelayed.median_ms > 0) m.selftest_slowdown = m.median_ms / undelayed.median_ms - 1;
   return m;
@@ -149,23 +208,25 @@ TimerResult time_graph(const TimerContext& ctx) {
 
   int calls = calls_per_graph(ctx, warmup.per_call_ms);
   Captures captures;
-  const double capture_start_ms = ctx.api.host_now_ms();
   try {
-    captures = capture_all(ctx, ctx.call, calls);
+    captures = capture_all(ctx, ctx.call, calls, ctx.options.graph.captures);
   } catch (const DeviceError& e) {
     return graph_failure_verdict(ctx, e.phase(), e);
   } catch (const std::exception& e) {
     return graph_failure_verdict(ctx, "capture", e);
   }
-  const double capture_end_ms = ctx.api.host_now_ms();
 
   try {
-    Measurement m = measure_graphs(ctx, captures, calls, before);
+    Measurement m =
+        measure_graphs(ctx, captures, ctx.options.graph.captures, calls, before, &ctx.call);
+    const double capture_ms = m.capture_ms;
     if (ctx.options.selftest_delay > 0) m = measure_delayed(ctx, m, calls, before);
     record_warmup(warmup, m);
-    m.capture_ms = capture_end_ms - capture_start_ms;
+    m.capture_ms = capture_ms;
     m.calls_per_sample = calls;
     return TimerResult::measured(std::move(m));
+  } catch (const DeviceError& e) {
+    return graph_failure_verdict(ctx, e.phase(), e);  // a capture that grew the set failed
   } catch (const std::exception& e) {
     return graph_failure_verdict(ctx, "replay", e);
   }

@@ -18,6 +18,10 @@ std::string captures_bounded_marker(int captured, int asked) {
   return fmt::format("captures_bounded[{}/{},memory]", captured, asked);
 }
 
+std::string captures_grown_marker(int captured, int asked) {
+  return fmt::format("captures_grown[{}/{},spread]", captured, asked);
+}
+
 std::string capture_poisoned_text(std::string_view op) {
   return fmt::format("BENCHMARK_CAPTURE_POISONED {}", op);
 }

@@ -24,6 +24,10 @@ std::string throttled_marker(int samples);
 // the device's memory.
 std::string captures_bounded_marker(int captured, int asked);
 
+// The graph timer captured more graphs than asked because the captures' spread left their
+// median less precise than the adaptive policy's target.
+std::string captures_grown_marker(int captured, int asked);
+
 // The error text (and row marker) for an op whose capture left the context unusable; named as
 // the old harness named it, so its logs and grep scripts keep working.
 std::string capture_poisoned_text(std::string_view op);
