@@ -97,40 +97,55 @@ Captures capture_all(const TimerContext& ctx, const Call& call, int calls, int a
   return out;
 }
 
-// Each batch of n samples takes ceil(n / graphs) replays of every graph, so that each capture
-// weighs the same in the median whatever the stopping rule asks for.
-struct Sampled {
-  Measurement m;
-  std::vector<double> graph_medians;
-};
+// The samples of every graph so far, graph by graph.
+class GraphSamples {
+ public:
+  explicit GraphSamples(int calls) : calls_(calls) {}
 
-Sampled sample_graphs(const TimerContext& ctx, Graphs& graphs, int calls, const Call& before) {
-  // Also the first replay's failure is a replay verdict; its duration sizes the batches.
-  double first_replay_ms = graphs.front()->time_replays(1, before).front();
-  const int count = static_cast<int>(graphs.size());
-  std::vector<std::vector<double>> per_graph(graphs.size());
-  Sampled out;
-  out.m = take_measurement(ctx, Timer::kGraph, /*repeats=*/1, first_replay_ms, [&](int n) {
+  // `each` replays of the graphs from `first` on, in graph order, as per-call samples.
+  std::vector<double> take(Graphs& graphs, size_t first, int each, const Call& before) {
+    if (per_graph_.size() < graphs.size()) per_graph_.resize(graphs.size());
     std::vector<double> samples;
-    const int each = (n + count - 1) / count;
-    for (int g = 0; g < count; ++g) {
-      for (double sample : graphs[g]->time_replays(each, before)) {
-        samples.push_back(sample / calls);
-        per_graph[g].push_back(sample / calls);
+    for (size_t g = first; g < graphs.size(); ++g) {
+      for (double replay_ms : graphs[g]->time_replays(each, before)) {
+        samples.push_back(replay_ms / calls_);
+        per_graph_[g].push_back(replay_ms / calls_);
       }
     }
     return samples;
-  });
-  for (const auto& samples : per_graph) out.graph_medians.push_back(median(samples));
-  return out;
-}
+  }
+
+  std::vector<double> medians() const {
+    std::vector<double> out;
+    for (const auto& samples : per_graph_) out.push_back(median(samples));
+    return out;
+  }
+
+  // Each graph's samples scaled to the median of the graphs' medians: what is left is the
+  // replays' own noise, which the stopping rule judges; the captures' spread is judged apart.
+  std::vector<double> leveled() const {
+    std::vector<double> out;
+    if (per_graph_.empty()) return out;
+    const double level = median(medians());
+    for (const auto& samples : per_graph_) {
+      const double own = median(samples);
+      for (double sample : samples) out.push_back(own > 0 ? sample * level / own : sample);
+    }
+    return out;
+  }
+
+  size_t replays_of_first() const { return per_graph_.empty() ? 0 : per_graph_.front().size(); }
+
+ private:
+  int calls_;
+  std::vector<std::vector<double>> per_graph_;
+};
 
 // Under the adaptive policy the captures are sampled adaptively too: their spread, not the
 // replays', moves the median from one measurement to the next, so more replays cannot narrow it
 // and more graphs can. While the standard error of the mean of the graphs' medians is above the
-// target, the count doubles (up to max_captures and what device memory allows) and every graph
-// is sampled again. The target is three times looser below 20 us, as the timer validation's CV
-// limits are.
+// target, the count doubles, up to max_captures and what device memory allows. The target is
+// three times looser below 20 us, as the timer validation's CV limits are.
 bool captures_too_spread(const TimerContext& ctx, const Captures& captures,
                          const std::vector<double>& graph_medians) {
   const GraphSettings& graph = ctx.options.graph;
@@ -144,28 +159,43 @@ bool captures_too_spread(const TimerContext& ctx, const Captures& captures,
   return standard_error > target;
 }
 
-// `grow` is the call to capture more graphs of, or null for exactly the captures given.
+// Each batch of n samples takes ceil(n / graphs) replays of every graph, so that each capture
+// weighs the same in the median whatever the stopping rule asks for; the adaptive rule judges
+// the replays' noise with the captures leveled. Graphs added for their spread (`grow`: the call
+// to capture; null for exactly the captures given) are then sampled as often as the first ones.
 Measurement measure_graphs(const TimerContext& ctx, Captures& captures, int asked, int calls,
                            const Call& before, const Call* grow) {
   Graphs& graphs = captures.graphs;
-  Sampled sampled = sample_graphs(ctx, graphs, calls, before);
-  while (grow && captures_too_spread(ctx, captures, sampled.graph_medians)) {
+  // Also the first replay's failure is a replay verdict; its duration sizes the batches.
+  double first_replay_ms = graphs.front()->time_replays(1, before).front();
+  GraphSamples taken(calls);
+  Measurement m = take_measurement(
+      ctx, Timer::kGraph, /*repeats=*/1, first_replay_ms,
+      [&](int n) {
+        const int each =
+            (n + static_cast<int>(graphs.size()) - 1) / static_cast<int>(graphs.size());
+        return taken.take(graphs, 0, each, before);
+      },
+      [&](const std::vector<double>&) { return taken.leveled(); });
+  while (grow && captures_too_spread(ctx, captures, taken.medians())) {
     const size_t had = graphs.size();
     const size_t add = std::min(had, static_cast<size_t>(ctx.options.graph.max_captures) - had);
     for (size_t i = 0; i < add && capture_another(ctx, *grow, calls, captures); ++i) {
     }
     if (graphs.size() == had) break;
-    sampled = sample_graphs(ctx, graphs, calls, before);
+    const int each = static_cast<int>(taken.replays_of_first());
+    extend_measurement(
+        ctx, each * static_cast<int>(graphs.size() - had),
+        [&](int) { return taken.take(graphs, had, each, before); }, m);
   }
-  Measurement m = std::move(sampled.m);
   const int count = static_cast<int>(graphs.size());
   m.graph_captures = count;
   m.capture_ms = captures.capture_ms;
   if (captures.bounded) m.markers.push_back(captures_bounded_marker(count, std::max(1, asked)));
   if (count > asked) m.markers.push_back(captures_grown_marker(count, asked));
   if (count > 1 && m.median_ms > 0) {
-    auto [low, high] =
-        std::minmax_element(sampled.graph_medians.begin(), sampled.graph_medians.end());
+    const std::vector<double> medians = taken.medians();
+    auto [low, high] = std::minmax_element(medians.begin(), medians.end());
     m.capture_spread = (*high - *low) / m.median_ms;
   }
   return m;

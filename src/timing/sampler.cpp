@@ -9,8 +9,24 @@
 
 namespace caliber {
 
+namespace {
+
+void record_throttling(const ThrottleGuard& guard, Measurement& m) {
+  m.throttled_samples = static_cast<int>(std::count(m.throttled.begin(), m.throttled.end(), true));
+  if (auto low = guard.lowest_mhz()) {
+    m.sm_clock_min_mhz = m.sm_clock_min_mhz > 0 ? std::min(m.sm_clock_min_mhz, *low) : *low;
+  }
+  if (auto high = guard.highest_mhz()) m.sm_clock_max_mhz = std::max(m.sm_clock_max_mhz, *high);
+  std::erase_if(m.markers,
+                [](const std::string& marker) { return marker.starts_with("throttled="); });
+  if (m.throttled_samples > 0) m.markers.push_back(throttled_marker(m.throttled_samples));
+}
+
+}  // namespace
+
 Measurement take_measurement(const TimerContext& ctx, Timer timer, int repeats,
-                             double sample_cost_ms, const SampleSource& source) {
+                             double sample_cost_ms, const SampleSource& source,
+                             const NoiseView& judged) {
   Measurement m;
   m.timer_used = timer;
   m.cache = ctx.options.cache;
@@ -23,7 +39,8 @@ Measurement take_measurement(const TimerContext& ctx, Timer timer, int repeats,
   for (int r = 0; r < repeats; ++r) {
     std::vector<double> run;
     double start_ms = ctx.api.host_now_ms();
-    while (int n = rule.next_batch(run, (ctx.api.host_now_ms() - start_ms) / 1e3, sample_cost_ms)) {
+    auto elapsed_s = [&] { return (ctx.api.host_now_ms() - start_ms) / 1e3; };
+    while (int n = rule.next_batch(judged ? judged(run) : run, elapsed_s(), sample_cost_ms)) {
       guard.before_batch();
       std::vector<double> batch = source(n);
       bool throttled = guard.after_batch();
@@ -34,11 +51,23 @@ Measurement take_measurement(const TimerContext& ctx, Timer timer, int repeats,
     runs.push_back(std::move(run));
   }
   summarize(runs, ctx.options.return_mode, ctx.options.quantiles, m);
-  m.throttled_samples = static_cast<int>(std::count(m.throttled.begin(), m.throttled.end(), true));
-  m.sm_clock_min_mhz = guard.lowest_mhz().value_or(0);
-  m.sm_clock_max_mhz = guard.highest_mhz().value_or(0);
-  if (m.throttled_samples > 0) m.markers.push_back(throttled_marker(m.throttled_samples));
+  record_throttling(guard, m);
   return m;
+}
+
+void extend_measurement(const TimerContext& ctx, int n, const SampleSource& source,
+                        Measurement& m) {
+  if (m.repeat != 1) throw Error(ErrorKind::kInternal, "only a one-repeat measurement extends");
+  ThrottleGuard guard(ctx.api, ctx.plan.clock_guard, ctx.options.throttle_fraction);
+  guard.before_batch();
+  std::vector<double> batch = source(n);
+  bool throttled = guard.after_batch();
+  if (batch.empty()) throw Error(ErrorKind::kInternal, "a timer returned no samples");
+  std::vector<double> samples = m.samples_ms;
+  samples.insert(samples.end(), batch.begin(), batch.end());
+  m.throttled.insert(m.throttled.end(), batch.size(), throttled);
+  summarize({samples}, ctx.options.return_mode, ctx.options.quantiles, m);
+  record_throttling(guard, m);
 }
 
 void record_warmup(const Warmup& warmup, Measurement& m) {

@@ -152,6 +152,34 @@ TEST(GraphTimer, CapturesGrowOnlyUnderTheAdaptivePolicyAndOnlyWhenTheySpread) {
   }
 }
 
+TEST(GraphTimer, AdaptiveRuleStopsOnTheReplaysNoiseNotOnTheCapturesSpread) {
+  FakeDeviceApi api;
+  api.call_ms = {0.01};
+  // Every other graph 5% slower, replays exact: pooled, the samples' noise stays above the 0.5%
+  // target however many replays are taken; leveled graph by graph it is nil at the first batch
+  // (2 replays of each of the 8 graphs, 12 ms with the untimed replays).
+  api.capture_offset_ms = {0, 0.0005};
+  MeasureOptions options = adaptive_options(8);
+  options.graph.capture_noise_target = 0;
+  Measurement m = measure(api, plan_for(Timer::kGraph), options, [] {});
+  EXPECT_EQ(m.graph_captures, 8);
+  EXPECT_EQ(m.samples_ms.size(), 16u);
+}
+
+TEST(GraphTimer, GrownCapturesAreSampledAsOftenAsTheFirstOnes) {
+  FakeDeviceApi api;
+  api.call_ms = {0.05};
+  api.capture_offset_ms = {0, 0.0008};
+  Measurement m = measure(api, plan_for(Timer::kGraph), adaptive_options(8), [] {});
+  ASSERT_EQ(m.graph_captures, 32);
+  // 2 replays of each first graph, then 2 of each of the 8 and 16 added: the two levels alike.
+  EXPECT_EQ(m.samples_ms.size(), 64u);
+  EXPECT_EQ(std::count_if(m.samples_ms.begin(), m.samples_ms.end(),
+                          [](double ms) { return ms > 0.0504; }),
+            32);
+  EXPECT_NEAR(m.median_ms, 0.0504, 1e-9);
+}
+
 TEST(GraphTimer, CapturesOfCallsUnderTwentyMicrosecondsGrowAgainstAThreeTimesLooserTarget) {
   FakeDeviceApi api;
   api.call_ms = {0.01};
