@@ -38,7 +38,19 @@ class CapturedGraph {
   // of microseconds for a graph of hundreds of nodes). `before_each` runs before each timed
   // replay, outside its events (cache flush). Synchronises; one duration per timed replay, in
   // milliseconds.
-  virtual std::vector<double> time_replays(int replays, const Call& before_each) = 0;
+  std::vector<double> time_replays(int replays, const Call& before_each) {
+    replay_untimed();
+    queue_timed(replays, before_each);
+    return collect_timed();
+  }
+
+  // The parts of time_replays, so that several graphs replay in turn behind one untimed replay:
+  // queue_timed queues `replays` replays behind whatever the stream holds, without waiting, and
+  // collect_timed waits for them. Whoever queues keeps the device busy ahead of them (an untimed
+  // replay, or another graph's queued replays).
+  virtual void replay_untimed() = 0;
+  virtual void queue_timed(int replays, const Call& before_each) = 0;
+  virtual std::vector<double> collect_timed() = 0;
 };
 
 // What the device has left and has in all, in bytes.

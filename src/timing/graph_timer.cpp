@@ -102,12 +102,16 @@ class GraphSamples {
  public:
   explicit GraphSamples(int calls) : calls_(calls) {}
 
-  // `each` replays of the graphs from `first` on, in graph order, as per-call samples.
+  // `each` replays of the graphs from `first` on, as per-call samples. All are queued before any
+  // is waited for, behind one untimed replay of the first: each graph's replays start as the
+  // previous graph's end, and the device idles (and needs that untimed replay) once a batch.
   std::vector<double> take(Graphs& graphs, size_t first, int each, const Call& before) {
     if (per_graph_.size() < graphs.size()) per_graph_.resize(graphs.size());
+    graphs[first]->replay_untimed();
+    for (size_t g = first; g < graphs.size(); ++g) graphs[g]->queue_timed(each, before);
     std::vector<double> samples;
     for (size_t g = first; g < graphs.size(); ++g) {
-      for (double replay_ms : graphs[g]->time_replays(each, before)) {
+      for (double replay_ms : graphs[g]->collect_timed()) {
         samples.push_back(replay_ms / calls_);
         per_graph_[g].push_back(replay_ms / calls_);
       }
@@ -164,10 +168,14 @@ bool captures_too_spread(const TimerContext& ctx, const Captures& captures,
 // the replays' noise with the captures leveled. Graphs added for their spread (`grow`: the call
 // to capture; null for exactly the captures given) are then sampled as often as the first ones.
 Measurement measure_graphs(const TimerContext& ctx, Captures& captures, int asked, int calls,
-                           const Call& before, const Call* grow) {
+                           const Call& before, const Call* grow, double replay_estimate_ms) {
   Graphs& graphs = captures.graphs;
-  // Also the first replay's failure is a replay verdict; its duration sizes the batches.
-  double first_replay_ms = graphs.front()->time_replays(1, before).front();
+  // A replay's duration sizes the fixed policy's count, so it is measured; the adaptive rule's
+  // first batch is its minimum whatever the cost, so the estimate from the warmup does.
+  double first_replay_ms = replay_estimate_ms;
+  if (ctx.options.sampling.policy == SamplePolicy::kFixed || !(first_replay_ms > 0)) {
+    first_replay_ms = graphs.front()->time_replays(1, before).front();
+  }
   GraphSamples taken(calls);
   Measurement m = take_measurement(
       ctx, Timer::kGraph, /*repeats=*/1, first_replay_ms,
@@ -216,7 +224,8 @@ Measurement measure_delayed(const TimerContext& ctx, const Measurement& undelaye
   // As many graphs as the undelayed measurement sampled, so both carry the same capture spread.
   const int asked = std::max(1, undelayed.graph_captures);
   Captures captures = capture_all(ctx, delayed, 1, asked);
-  Measurement m = measure_graphs(ctx, captures, asked, calls, before, nullptr);
+  Measurement m = measure_graphs(ctx, captures, asked, calls, before, nullptr,
+                                 (undelayed.median_ms * 1e3 + delay_us) * calls / 1e3);
   m.selftest_delay_us = delay_us;
   if (undelayed.median_ms > 0) m.selftest_slowdown = m.median_ms / undelayed.median_ms - 1;
   return m;
@@ -247,8 +256,8 @@ TimerResult time_graph(const TimerContext& ctx) {
   }
 
   try {
-    Measurement m =
-        measure_graphs(ctx, captures, ctx.options.graph.captures, calls, before, &ctx.call);
+    Measurement m = measure_graphs(ctx, captures, ctx.options.graph.captures, calls, before,
+                                   &ctx.call, warmup.per_call_ms * calls);
     const double capture_ms = m.capture_ms;
     if (ctx.options.selftest_delay > 0) m = measure_delayed(ctx, m, calls, before);
     record_warmup(warmup, m);

@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "backend/failure_classifier.h"
@@ -192,22 +193,25 @@ class FakeDeviceApi : public DeviceApi {
    public:
     Graph(FakeDeviceApi& device, int calls, double delay_ms, double offset_ms)
         : device_(device), calls_(calls), delay_ms_(delay_ms), offset_ms_(offset_ms) {}
-    std::vector<double> time_replays(int replays, const Call& before_each) override {
-      // The untimed leading replay is the one launched onto an idle device: it alone waits for
-      // the host's launch path.
+    // The untimed leading replay is the one launched onto an idle device: it alone waits for
+    // the host's launch path.
+    void replay_untimed() override {
       device_.log.push_back("prime");
       device_.now_ms_ += device_.graph_launch_gap_ms;
       replay_once();
-      std::vector<double> out;
+    }
+
+    void queue_timed(int replays, const Call& before_each) override {
       for (int r = 0; r < replays; ++r) {
         if (before_each) before_each();
         device_.log.push_back("begin");
         device_.log.push_back("replay");
-        out.push_back(replay_once());
+        queued_.push_back(replay_once());
         device_.log.push_back("end");
       }
-      return out;
     }
+
+    std::vector<double> collect_timed() override { return std::exchange(queued_, {}); }
 
    private:
     double replay_once() {
@@ -223,6 +227,7 @@ class FakeDeviceApi : public DeviceApi {
     int calls_;
     double delay_ms_;
     double offset_ms_;
+    std::vector<double> queued_;
   };
 
   class RngGuard : public ScopedRngGuard {

@@ -156,14 +156,15 @@ TEST(GraphTimer, AdaptiveRuleStopsOnTheReplaysNoiseNotOnTheCapturesSpread) {
   FakeDeviceApi api;
   api.call_ms = {0.01};
   // Every other graph 5% slower, replays exact: pooled, the samples' noise stays above the 0.5%
-  // target however many replays are taken; leveled graph by graph it is nil at the first batch
-  // (2 replays of each of the 8 graphs, 12 ms with the untimed replays).
+  // target however many replays are taken; leveled graph by graph it is nil from the first
+  // batch, and the rule stops at its 10 ms floor: 2 replays of each of the 8 graphs (8 ms and an
+  // untimed replay), then 1 more of each.
   api.capture_offset_ms = {0, 0.0005};
   MeasureOptions options = adaptive_options(8);
   options.graph.capture_noise_target = 0;
   Measurement m = measure(api, plan_for(Timer::kGraph), options, [] {});
   EXPECT_EQ(m.graph_captures, 8);
-  EXPECT_EQ(m.samples_ms.size(), 16u);
+  EXPECT_EQ(m.samples_ms.size(), 24u);
 }
 
 TEST(GraphTimer, GrownCapturesAreSampledAsOftenAsTheFirstOnes) {
@@ -172,11 +173,12 @@ TEST(GraphTimer, GrownCapturesAreSampledAsOftenAsTheFirstOnes) {
   api.capture_offset_ms = {0, 0.0008};
   Measurement m = measure(api, plan_for(Timer::kGraph), adaptive_options(8), [] {});
   ASSERT_EQ(m.graph_captures, 32);
-  // 2 replays of each first graph, then 2 of each of the 8 and 16 added: the two levels alike.
-  EXPECT_EQ(m.samples_ms.size(), 64u);
+  // 3 replays of each first graph (as above), then 3 of each of the 8 and 16 added: the two
+  // levels alike.
+  EXPECT_EQ(m.samples_ms.size(), 96u);
   EXPECT_EQ(std::count_if(m.samples_ms.begin(), m.samples_ms.end(),
                           [](double ms) { return ms > 0.0504; }),
-            32);
+            48);
   EXPECT_NEAR(m.median_ms, 0.0504, 1e-9);
 }
 
@@ -261,6 +263,19 @@ TEST(GraphTimer, TimedReplaysQueueBehindAnUntimedReplay) {
   EXPECT_EQ(std::count(first_prime, api.log.end(), "replay"),
             static_cast<long>(m.samples_ms.size()) + 1);
   EXPECT_GE(std::count(first_prime, api.log.end(), "prime"), 2);  // the probe and a batch
+}
+
+TEST(GraphTimer, GraphsReplayInTurnBehindOneUntimedReplayABatch) {
+  FakeDeviceApi api;
+  api.call_ms = {0.01};
+  Measurement m = measure(api, plan_for(Timer::kGraph), adaptive_options(8), [] {});
+  ASSERT_EQ(m.graph_captures, 8);
+  // Two batches (16 and 8 samples), and no replay before them under the adaptive rule, whose
+  // first batch is its minimum whatever a replay costs: one untimed replay each.
+  EXPECT_EQ(m.samples_ms.size(), 24u);
+  auto last_capture = std::find(api.log.rbegin(), api.log.rend(), "capture").base();
+  EXPECT_EQ(std::count(last_capture, api.log.end(), "prime"), 2);
+  EXPECT_EQ(std::count(last_capture, api.log.end(), "replay"), 24);  // the timed ones
 }
 
 TEST(GraphTimer, WarmsUpBeforeCapture) {

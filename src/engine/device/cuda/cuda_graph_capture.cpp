@@ -19,12 +19,14 @@ class CudaCapturedGraph : public CapturedGraph {
   CudaCapturedGraph(std::unique_ptr<at::cuda::CUDAGraph> graph, int device_index)
       : graph_(std::move(graph)), device_index_(static_cast<c10::DeviceIndex>(device_index)) {}
 
-  std::vector<double> time_replays(int replays, const Call& before_each) override {
+  // Untimed: while the device runs it, the host queues the timed replays, so each of them starts
+  // the moment the one before it ends instead of when the host's launch returns.
+  void replay_untimed() override { graph_->replay(); }
+
+  void queue_timed(int replays, const Call& before_each) override {
     cudaStream_t stream = c10::cuda::getCurrentCUDAStream(device_index_).stream();
     events_.reserve(2 * static_cast<size_t>(replays), "replay");
-    // Untimed: while the device runs it, the host queues the timed replays below, so each of
-    // them starts the moment the one before it ends instead of when the host's launch returns.
-    graph_->replay();
+    queued_ = replays;
     // The timed replays launch the executable graph itself: torch's replay() first refills the
     // generator's seed and offset on the device, two small kernels that would sit inside the
     // events and be divided into every call's share (docs/measurement.md, "Run 5"). The random
@@ -36,11 +38,15 @@ class CudaCapturedGraph : public CapturedGraph {
       check(cudaGraphLaunch(exec, stream), "replay", "cudaGraphLaunch");
       check(cudaEventRecord(events_[2 * i + 1], stream), "replay", "cudaEventRecord");
     }
+  }
+
+  std::vector<double> collect_timed() override {
     std::vector<double> samples;
-    samples.reserve(replays);
-    for (int i = 0; i < replays; ++i) {
+    samples.reserve(queued_);
+    for (int i = 0; i < queued_; ++i) {
       samples.push_back(elapsed_ms(events_[2 * i], events_[2 * i + 1], "replay"));
     }
+    queued_ = 0;
     return samples;
   }
 
@@ -48,6 +54,7 @@ class CudaCapturedGraph : public CapturedGraph {
   std::unique_ptr<at::cuda::CUDAGraph> graph_;
   c10::DeviceIndex device_index_;
   EventPool events_;
+  int queued_ = 0;
 };
 
 // `stream` waits for everything queued on `on` so far.

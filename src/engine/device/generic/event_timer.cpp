@@ -20,6 +20,12 @@ auto runtime_step(const char* phase, Body&& body) {
 
 std::vector<double> EventTimer::time_each(const Call& call, int calls, const Call& before_each,
                                           const char* phase) {
+  queue_each(call, calls, before_each, phase);
+  return collect(phase);
+}
+
+void EventTimer::queue_each(const Call& call, int calls, const Call& before_each,
+                            const char* phase) {
   // BACKEND_DEFAULT: the flag c10 documents as "enable timing".
   while (events_.size() < 2 * static_cast<size_t>(calls)) {
     events_.emplace_back(stream_.device_type(), c10::EventFlag::BACKEND_DEFAULT);
@@ -30,6 +36,12 @@ std::vector<double> EventTimer::time_each(const Call& call, int calls, const Cal
     call();
     runtime_step(phase, [&] { events_[2 * i + 1].record(stream_); });
   }
+  queued_ = calls;
+}
+
+std::vector<double> EventTimer::collect(const char* phase) {
+  const int calls = queued_;
+  queued_ = 0;
   std::vector<double> samples;
   samples.reserve(calls);
   runtime_step(phase, [&] {

@@ -22,9 +22,17 @@ class EventTimer {
   std::vector<double> time_each(const Call& call, int calls, const Call& before_each,
                                 const char* phase);
 
+  // The parts of time_each: queue the calls between their events without waiting, then wait
+  // for the last event and read the durations.
+  void queue_each(const Call& call, int calls, const Call& before_each, const char* phase);
+  std::vector<double> collect(const char* phase);
+
+  c10::Stream stream() const { return stream_; }
+
  private:
   c10::Stream stream_;
   std::vector<c10::Event> events_;
+  int queued_ = 0;
 };
 
 }  // namespace caliber

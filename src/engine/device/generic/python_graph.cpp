@@ -64,30 +64,35 @@ py::dict& helpers() {
 
 class PythonGraph : public CapturedGraph {
  public:
-  PythonGraph(py::object graph, EventTimer& timer) : graph_(std::move(graph)), timer_(timer) {}
+  // Its own events (on the device API's stream), so that graphs replaying in turn do not share
+  // them.
+  PythonGraph(py::object graph, const EventTimer& timer)
+      : graph_(std::move(graph)), timer_(timer.stream()) {}
   ~PythonGraph() override {
     py::gil_scoped_acquire gil;
     graph_ = py::object();
   }
 
-  std::vector<double> time_replays(int replays, const Call& before_each) override {
-    auto replay = [this] {
-      py::gil_scoped_acquire gil;
-      try {
-        graph_.attr("replay")();
-      } catch (const py::error_already_set& e) {
-        throw DeviceError("replay", last_traceback_line(e));
-      }
-    };
-    // One untimed replay keeps the device busy while the timed ones are queued (see
-    // CapturedGraph).
-    replay();
-    return timer_.time_each(replay, replays, before_each, "replay");
+  void replay_untimed() override { replay(); }
+
+  void queue_timed(int replays, const Call& before_each) override {
+    timer_.queue_each([this] { replay(); }, replays, before_each, "replay");
   }
 
+  std::vector<double> collect_timed() override { return timer_.collect("replay"); }
+
  private:
+  void replay() {
+    py::gil_scoped_acquire gil;
+    try {
+      graph_.attr("replay")();
+    } catch (const py::error_already_set& e) {
+      throw DeviceError("replay", last_traceback_line(e));
+    }
+  }
+
   py::object graph_;
-  EventTimer& timer_;
+  EventTimer timer_;
 };
 
 }  // namespace
