@@ -184,7 +184,10 @@ Measurement measure_graphs(const TimerContext& ctx, Captures& captures, int aske
             (n + static_cast<int>(graphs.size()) - 1) / static_cast<int>(graphs.size());
         return taken.take(graphs, 0, each, before);
       },
-      [&](const std::vector<double>&) { return taken.leveled(); });
+      // Only the adaptive rule reads the noise; leveling sorts every graph's samples each batch.
+      ctx.options.sampling.policy == SamplePolicy::kAdaptive
+          ? NoiseView([&](const std::vector<double>&) { return taken.leveled(); })
+          : NoiseView());
   while (grow && captures_too_spread(ctx, captures, taken.medians())) {
     const size_t had = graphs.size();
     const size_t add = std::min(had, static_cast<size_t>(ctx.options.graph.max_captures) - had);
