@@ -183,7 +183,7 @@ nlohmann::json measure_variant(DeviceApi& api, const BackendDescriptor& cuda,
   options.graph.capture_noise_target = capture_noise_target;
   nlohmann::json row = variant_key(case_name, variant);
   std::vector<double> latencies_us, walls_s, samples, noises, kernel_only_us, spreads;
-  std::vector<int> throttled, clock_min_mhz, clock_max_mhz, captures_used;
+  std::vector<int> throttled, clock_min_mhz, clock_max_mhz, captures_used, calls_used;
   std::vector<std::string> markers, timers_used;
   nlohmann::json activities = nlohmann::json::array();
   for (int r = 0; r < repeats; ++r) {
@@ -194,6 +194,7 @@ nlohmann::json measure_variant(DeviceApi& api, const BackendDescriptor& cuda,
     noises.push_back(m.noise);
     spreads.push_back(m.capture_spread);
     captures_used.push_back(m.graph_captures);
+    calls_used.push_back(m.calls_per_sample);
     timers_used.push_back(to_string(m.timer_used));
     throttled.push_back(m.throttled_samples);
     clock_min_mhz.push_back(m.sm_clock_min_mhz);
@@ -218,6 +219,8 @@ nlohmann::json measure_variant(DeviceApi& api, const BackendDescriptor& cuda,
   if (variant.timer == Timer::kGraph) {
     row["capture_spread_pct"] = mean(spreads) * 100;
     row["captures_per_repeat"] = captures_used;  // more than asked where the adaptive rule grew
+    // Calls per graph: each replay's own start weighs in a call's share as 1 / calls.
+    row["calls_per_repeat"] = calls_used;
   }
   row["markers"] = markers;
   // Per repeat: how many samples the throttle guard marked and the SM clock range it read.

@@ -94,8 +94,10 @@ class DeviceApi {
   // Wall clock around call + synchronize, per call.
   virtual std::vector<double> time_host(const Call& call, int calls, const Call& before_each) = 0;
 
-  // Captures `calls_per_graph` calls on a side stream; throws DeviceError with the phase that
-  // failed ("warmup" for the side-stream warmup, "capture") when the runtime refuses.
+  // Captures `calls_per_graph` calls, on the current stream or, where that is the default
+  // stream, a side stream; the caller has warmed the call up on the current stream. Throws
+  // DeviceError with the phase that failed ("warmup" for a side stream's eager call, "capture")
+  // when the runtime refuses.
   virtual std::unique_ptr<CapturedGraph> capture(const Call& call, int calls_per_graph) = 0;
 
   // Queues `calls` calls behind a blocking kernel, releases it, and times the whole batch.

@@ -97,6 +97,42 @@ Captures capture_all(const TimerContext& ctx, const Call& call, int calls, int a
   return out;
 }
 
+// The captures of the op's own call, sized from the device. The warmup times each call between
+// events as the host launches it, so for an op shorter than its launch it reads the launch
+// (8x the device time for a 2.6 us mm): graphs sized from it hold too few calls, and each
+// replay's own start (about 1.5 us on an H200) then weighs in every call's share by an amount
+// that moves with the warmup's reading from one measurement to the next. One replay of the
+// first graph reads the device's time per call; a graph off its size by more than a quarter is
+// captured again at the size that reading gives.
+struct SizedCaptures {
+  Captures captures;
+  int calls = 0;
+  double replay_ms = 0;  // one replay of a graph of `calls` calls, measured or scaled from one
+};
+
+SizedCaptures capture_sized(const TimerContext& ctx, const Call& before, int estimated_calls) {
+  const int asked = std::max(1, ctx.options.graph.captures);
+  SizedCaptures out;
+  out.calls = estimated_calls;
+  out.captures = capture_first(ctx, ctx.call, out.calls, asked > 1);
+  out.replay_ms = out.captures.graphs.front()->time_replays(1, before).front();
+  if (ctx.options.cache != CacheState::kCold && out.replay_ms > 0) {
+    const int sized = calls_per_graph(ctx, out.replay_ms / out.calls);
+    if (4 * sized > 5 * out.calls || 5 * sized < 4 * out.calls) {
+      const double capture_ms = out.captures.capture_ms;
+      out.captures.graphs.clear();  // its memory goes back before the footprint is read again
+      out.captures = capture_first(ctx, ctx.call, sized, asked > 1);
+      out.captures.capture_ms += capture_ms;
+      out.replay_ms *= static_cast<double>(sized) / out.calls;
+      out.calls = sized;
+    }
+  }
+  while (static_cast<int>(out.captures.graphs.size()) < asked &&
+         capture_another(ctx, ctx.call, out.calls, out.captures)) {
+  }
+  return out;
+}
+
 // The samples of every graph so far, graph by graph.
 class GraphSamples {
  public:
@@ -170,12 +206,10 @@ bool captures_too_spread(const TimerContext& ctx, const Captures& captures,
 Measurement measure_graphs(const TimerContext& ctx, Captures& captures, int asked, int calls,
                            const Call& before, const Call* grow, double replay_estimate_ms) {
   Graphs& graphs = captures.graphs;
-  // A replay's duration sizes the fixed policy's count, so it is measured; the adaptive rule's
-  // first batch is its minimum whatever the cost, so the estimate from the warmup does.
+  // A replay's duration sizes the fixed policy's count (the adaptive rule's first batch is its
+  // minimum whatever the cost).
   double first_replay_ms = replay_estimate_ms;
-  if (ctx.options.sampling.policy == SamplePolicy::kFixed || !(first_replay_ms > 0)) {
-    first_replay_ms = graphs.front()->time_replays(1, before).front();
-  }
+  if (!(first_replay_ms > 0)) first_replay_ms = graphs.front()->time_replays(1, before).front();
   GraphSamples taken(calls);
   Measurement m = take_measurement(
       ctx, Timer::kGraph, /*repeats=*/1, first_replay_ms,
@@ -248,19 +282,20 @@ TimerResult time_graph(const TimerContext& ctx) {
     return graph_failure_verdict(ctx, "warmup", e);
   }
 
-  int calls = calls_per_graph(ctx, warmup.per_call_ms);
-  Captures captures;
+  SizedCaptures sized;
   try {
-    captures = capture_all(ctx, ctx.call, calls, ctx.options.graph.captures);
+    sized = capture_sized(ctx, before, calls_per_graph(ctx, warmup.per_call_ms));
   } catch (const DeviceError& e) {
     return graph_failure_verdict(ctx, e.phase(), e);
   } catch (const std::exception& e) {
     return graph_failure_verdict(ctx, "capture", e);
   }
 
+  const int calls = sized.calls;
+  Captures& captures = sized.captures;
   try {
     Measurement m = measure_graphs(ctx, captures, ctx.options.graph.captures, calls, before,
-                                   &ctx.call, warmup.per_call_ms * calls);
+                                   &ctx.call, sized.replay_ms);
     const double capture_ms = m.capture_ms;
     if (ctx.options.selftest_delay > 0) m = measure_delayed(ctx, m, calls, before);
     record_warmup(warmup, m);

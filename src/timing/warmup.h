@@ -11,9 +11,9 @@ struct Warmup {
 };
 
 // Runs the call until at least `min_calls` calls and `min_ms` of wall time have passed, in
-// doubling chunks between device events. The first call (where JIT compilation and autotuning
-// happen) is never the estimate: the estimate is the median of the last chunk, which starts
-// after it.
+// doubling chunks between device events, the last one cut to what the time left needs. The first
+// call (where JIT compilation and autotuning happen) is never the estimate: the estimate is the
+// median of the last two chunks, which start after it.
 Warmup warm_up(DeviceApi& api, const Call& call, int min_calls, double min_ms,
                const Call& before_each);
 

@@ -26,6 +26,9 @@ class FakeDeviceApi : public DeviceApi {
   double host_overhead_ms = 0.001;  // wall time each call costs besides its device time
   // Host launch path of a graph replay; a replay launched onto an idle device waits for it.
   double graph_launch_gap_ms = 0.05;
+  // An op shorter than its launch: each call timed on its own reads at least this (graph replays
+  // do not).
+  double launch_floor_ms = 0;
   std::vector<std::string> log;
   std::vector<uint64_t> flushed_bytes;     // the size asked of each flush (0: the device's own)
   std::vector<FlushMethod> flush_methods;  // the method asked of each flush
@@ -71,7 +74,12 @@ class FakeDeviceApi : public DeviceApi {
     for (int i = 0; i < n; ++i) {
       if (before_each) before_each();
       log.push_back("begin");
-      out.push_back(run(call));
+      double ms = run(call);
+      if (launch_floor_ms > ms) {  // the device waited for the host's next launch
+        now_ms_ += launch_floor_ms - ms;
+        ms = launch_floor_ms;
+      }
+      out.push_back(ms);
       log.push_back("end");
     }
     return out;

@@ -60,6 +60,32 @@ TEST(GraphTimer, CapturesShareTheReplayTargetDownToTheShortestReplay) {
   }
 }
 
+TEST(GraphTimer, SizesGraphsFromAReplayWhenTheWarmupReadsTheLaunch) {
+  FakeDeviceApi api;
+  api.call_ms = {0.0025};
+  api.launch_floor_ms = 0.02;  // the warmup reads 8x the device's time per call
+  MeasureOptions options = test_options();
+  options.graph.captures = 4;
+  Measurement m = measure(api, plan_for(Timer::kGraph), options, [] {});
+  // The warmup's reading gives 25 calls; one replay of that graph says 200 fill the 0.5 ms.
+  EXPECT_EQ(api.last_calls_per_graph, 200);
+  EXPECT_EQ(m.calls_per_sample, 200);
+  EXPECT_EQ(api.captures, 5);  // the first graph, captured again at its size
+  EXPECT_EQ(m.graph_captures, 4);
+  EXPECT_NEAR(m.latency_ms, 0.0025, 1e-12);
+}
+
+TEST(GraphTimer, KeepsTheFirstGraphWhenTheWarmupReadTheDevice) {
+  FakeDeviceApi api;
+  api.call_ms = {0.0025};
+  api.launch_floor_ms = 0.0028;  // within a quarter of the device's time: no second capture
+  MeasureOptions options = test_options();
+  options.graph.captures = 4;
+  Measurement m = measure(api, plan_for(Timer::kGraph), options, [] {});
+  EXPECT_EQ(api.captures, 4);
+  EXPECT_EQ(m.calls_per_sample, 179);  // ceil(0.5 / 0.0028)
+}
+
 TEST(GraphTimer, KeepsCapturingOnlyWhileAnotherGraphFitsInDeviceMemory) {
   constexpr uint64_t kGiB = uint64_t{1} << 30;
   FakeDeviceApi api;
