@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "batch/interrupt.h"
 #include "cli/command.h"
 #include "cli/compare_confirm.h"
 #include "cli/compare_options.h"
@@ -19,6 +20,7 @@ struct CompareArgs {
   bool fail_on_slow = false;
   bool confirm = false;
   int confirm_rounds = 3;
+  double confirm_deadline_s = 0;
   CompareOptions options;
 };
 
@@ -30,14 +32,20 @@ int compare(const CompareArgs& args) {
   std::filesystem::path dir = args.output_dir.empty() ? args.b : args.output_dir;
   std::filesystem::create_directories(dir);
   if (args.confirm) {
-    std::map<size_t, Confirmation> confirmations =
-        run_confirmation(comparison, a, b, args.confirm_rounds, dir, process_env());
-    apply_confirmations(comparison, args.confirm_rounds, confirmations);
+    // A signal stops the pass between rows, and the rows so far are written below.
+    install_interrupt_handlers();
+    ConfirmationPass pass = run_confirmation(
+        comparison, a, b, args.confirm_rounds, dir, process_env(),
+        {.deadline_s = args.confirm_deadline_s, .interrupted = &interrupt_requested()});
+    apply_confirmations(comparison, args.confirm_rounds, pass.confirmations);
+    comparison.confirm_needed = pass.needed;
+    comparison.confirm_stopped = pass.stopped;
   }
   write_file_atomic(dir / "compare.csv", compare_csv(comparison));
   write_file_atomic(dir / "compare.json", compare_json(comparison));
   fmt::print("{}", compare_text(comparison, stdout_wants_color()));
   fmt::print("wrote {} and {}\n", (dir / "compare.csv").string(), (dir / "compare.json").string());
+  if (comparison.confirm_stopped == "interrupted") return 130;
   if (args.fail_on_slow && comparison.regressed()) {
     fmt::print(stderr, "caliber: B regressed (SLOW rows, or rows that failed only in B)\n");
     return 1;
@@ -59,12 +67,20 @@ void add_compare_command(CLI::App& app, CommandAction& action) {
                   "where compare.csv and compare.json go (default: B)");
   cmd->add_flag("--fail-on-slow", args->fail_on_slow,
                 "exit 1 when a row is SLOW or failed only in B (for CI)");
-  cmd->add_flag("--confirm", args->confirm,
-                "re-measure every FAST and SLOW row on this machine's device, A's and B's flags "
-                "back to back in this process, round after round; a verdict stands only when "
-                "the rounds' median speedup agrees (needs A and B of one build and torch)");
+  CLI::Option* confirm = cmd->add_flag(
+      "--confirm", args->confirm,
+      "re-measure every FAST, SLOW and UNSURE row on this machine's device, A's and B's flags "
+      "back to back in this process, round after round; a verdict stands only when "
+      "the rounds' median speedup agrees (needs A and B of one build and torch)");
   cmd->add_option("--confirm-rounds", args->confirm_rounds, "rounds of the confirmation pass")
       ->check(CLI::Range(kMinConfirmRounds, 50))
+      ->capture_default_str();
+  cmd->add_option("--confirm-deadline-s", args->confirm_deadline_s,
+                  "stop the confirmation pass before a row that would end past this many seconds "
+                  "(0: none); the rows not reached keep their screens' verdicts, and the same "
+                  "command goes on from the journal (confirm/confirmations.jsonl)")
+      ->check(CLI::NonNegativeNumber)
+      ->needs(confirm)
       ->capture_default_str();
   add_compare_options(cmd, args->options);
   cmd->callback([&action, args] { action = [args] { return compare(*args); }; });

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -14,8 +15,10 @@
 #include <vector>
 
 #include "cli/run_command.h"
+#include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/result_row.h"
+#include "report/confirmation_journal.h"
 
 namespace caliber {
 namespace fs = std::filesystem;
@@ -140,20 +143,17 @@ void refuse_other_builds(const RunCollection& a, const RunCollection& b) {
 
 }  // namespace
 
-std::map<size_t, Confirmation> run_confirmation(const Comparison& comparison,
-                                                const RunCollection& a, const RunCollection& b,
-                                                int rounds, const fs::path& dir,
-                                                const EnvLookup& env) {
+ConfirmationPass run_confirmation(const Comparison& comparison, const RunCollection& a,
+                                  const RunCollection& b, int rounds, const fs::path& dir,
+                                  const EnvLookup& env, const ConfirmationLimits& limits) {
   refuse_other_builds(a, b);
   const Side sides[2] = {{"A", a, case_labels(a)}, {"B", b, case_labels(b)}};
   // Every flag is read back before the first re-run, so a run that cannot be re-run is refused
   // before any device work.
-  std::vector<size_t> flagged;
+  const std::vector<size_t> flagged = confirmation_order(comparison);
   std::map<size_t, std::array<FlagValues, 2>> flags;
-  for (size_t i = 0; i < comparison.rows.size(); ++i) {
+  for (size_t i : flagged) {
     const RowComparison& row = comparison.rows[i];
-    if (!needs_confirmation(row)) continue;
-    flagged.push_back(i);
     for (int s = 0; s < 2; ++s) {
       FlagValues f = side_flags(row, sides[s]);
       // One case: the shard that holds only it, when the run's rows place it.
@@ -169,11 +169,34 @@ std::map<size_t, Confirmation> run_confirmation(const Comparison& comparison,
   fs::create_directories(peaks.parent_path());
   ::setenv("CALIBER_PEAKS_FILE", peaks.c_str(), /*overwrite=*/0);
 
-  std::map<size_t, Confirmation> out;
+  const fs::path journal = dir / "confirm" / "confirmations.jsonl";
+  ConfirmationPass pass;
+  pass.needed = flagged.size();
+  pass.confirmations = read_confirmation_journal(journal, comparison, rounds);
+  pass.reused = pass.confirmations.size();
+  const auto started = std::chrono::steady_clock::now();
+  size_t measured = 0;
   for (size_t n = 0; n < flagged.size(); ++n) {
     const size_t i = flagged[n];
     const RowComparison& row = comparison.rows[i];
-    Confirmation& c = out[i];
+    const std::string label = fmt::format("confirm {}/{} {} {} {} {}", n + 1, flagged.size(),
+                                          row.op, row.dtype, row.provider, row.shape);
+    if (pass.confirmations.count(i)) {
+      fmt::print(stderr, "{}: from the journal\n", label);
+      continue;
+    }
+    if (limits.interrupted && limits.interrupted->load()) {
+      pass.stopped = "interrupted";
+      break;
+    }
+    const double elapsed_s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    const double per_row_s = measured > 0 ? elapsed_s / static_cast<double>(measured) : 0;
+    if (limits.deadline_s > 0 && elapsed_s + per_row_s > limits.deadline_s) {
+      pass.stopped = "deadline";
+      break;
+    }
+    Confirmation c;
     c.rounds_asked = rounds;
     for (int round = 0; round < rounds; ++round) {
       double median_ms[2] = {0, 0};
@@ -193,10 +216,12 @@ std::map<size_t, Confirmation> run_confirmation(const Comparison& comparison,
       }
       if (complete) c.speedups.push_back(median_ms[0] / median_ms[1]);
     }
-    fmt::print(stderr, "confirm {}/{} {} {} {} {}: {} of {} rounds\n", n + 1, flagged.size(),
-               row.op, row.dtype, row.provider, row.shape, c.speedups.size(), rounds);
+    append_line_durable(journal, confirmation_journal_line(row, c));
+    ++measured;
+    fmt::print(stderr, "{}: {} of {} rounds\n", label, c.speedups.size(), rounds);
+    pass.confirmations[i] = std::move(c);
   }
-  return out;
+  return pass;
 }
 
 }  // namespace caliber

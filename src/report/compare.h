@@ -74,7 +74,10 @@ struct Comparison {
   // The judged rows (SAME, FAST, SLOW, UNSURE) per timer used: a screen's direct-timed rows carry
   // the host launch path and agree far less often than its graph-timed ones.
   std::map<std::string, std::map<std::string, size_t>> verdicts_by_timer;
-  int confirm_rounds = 0;  // rounds of the confirmation pass; 0 when none ran
+  int confirm_rounds = 0;     // rounds of the confirmation pass; 0 when none ran
+  size_t confirm_needed = 0;  // rows the pass had to re-measure (FAST, SLOW, UNSURE)
+  // Why the pass stopped before its last row ("deadline", "interrupted"); empty when it ended.
+  std::string confirm_stopped;
 
   bool regressed() const;
 };

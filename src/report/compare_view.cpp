@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "core/csv.h"
@@ -48,11 +49,15 @@ ConfirmCounts confirm_counts(const Comparison& c) {
 nlohmann::json confirmation_json(const Comparison& c) {
   if (c.confirm_rounds == 0) return {{"ran", false}};
   ConfirmCounts counts = confirm_counts(c);
-  return {{"ran", true},
-          {"rounds", c.confirm_rounds},
-          {"rows", counts.rows},
-          {"kept", counts.kept},
-          {"after", counts.after}};
+  return {
+      {"ran", true},
+      {"rounds", c.confirm_rounds},
+      {"rows", counts.rows},
+      {"rows_needed", std::max(c.confirm_needed, counts.rows)},
+      {"complete", c.confirm_stopped.empty()},
+      {"stopped", c.confirm_stopped.empty() ? nlohmann::json() : nlohmann::json(c.confirm_stopped)},
+      {"kept", counts.kept},
+      {"after", counts.after}};
 }
 
 std::string confirmation_text(const Comparison& c) {
@@ -63,12 +68,21 @@ std::string confirmation_text(const Comparison& c) {
   ConfirmCounts counts = confirm_counts(c);
   std::vector<std::string> after;
   for (const auto& [verdict, n] : counts.after) after.push_back(fmt::format("{} {}", n, verdict));
-  return fmt::format(
+  std::string text = fmt::format(
       "confirmation pass: {} FAST, SLOW and UNSURE rows re-measured in {} rounds of A and B in one "
       "process; "
       "now {}\n",
       counts.rows, c.confirm_rounds,
       after.empty() ? "none" : fmt::format("{}", fmt::join(after, ", ")));
+  if (!c.confirm_stopped.empty()) {
+    const size_t needed = std::max(c.confirm_needed, counts.rows);
+    text += fmt::format(
+        "confirmation pass stopped ({}) after {} of {} rows: the other {} keep their screens' "
+        "verdicts, not confirmed; the same command goes on from the journal "
+        "(confirm/confirmations.jsonl)\n",
+        c.confirm_stopped, counts.rows, needed, needed - counts.rows);
+  }
+  return text;
 }
 
 std::string allowed_fields(const Comparison& c) {

@@ -31,6 +31,17 @@ bool needs_confirmation(const RowComparison& row) {
   return row.pairing == Pairing::kCompared && row.stats.verdict != Verdict::kSame;
 }
 
+std::vector<size_t> confirmation_order(const Comparison& comparison) {
+  std::vector<size_t> decided, unsure;
+  for (size_t i = 0; i < comparison.rows.size(); ++i) {
+    const RowComparison& row = comparison.rows[i];
+    if (!needs_confirmation(row)) continue;
+    (row.stats.verdict == Verdict::kUnsure ? unsure : decided).push_back(i);
+  }
+  decided.insert(decided.end(), unsure.begin(), unsure.end());
+  return decided;
+}
+
 void apply_confirmations(Comparison& comparison, int rounds,
                          const std::map<size_t, Confirmation>& confirmations) {
   comparison.confirm_rounds = rounds;

@@ -37,6 +37,11 @@ Verdict confirmed_verdict(const Confirmation& confirmation, double band);
 // SAME (FAST, SLOW and UNSURE).
 bool needs_confirmation(const RowComparison& row);
 
+// Those rows in the order a pass takes them: FAST and SLOW first, since they are what a gate fails
+// on and what a pass cut by its deadline should have spent its time on, then UNSURE; each group in
+// the comparison's order.
+std::vector<size_t> confirmation_order(const Comparison& comparison);
+
 // Sets each confirmed row's verdict (keyed by its index in comparison.rows) and recounts the
 // comparison's verdicts.
 void apply_confirmations(Comparison& comparison, int rounds,

@@ -22,6 +22,11 @@ using testing::write_run;
 
 using Result = testing::ShellResult;
 
+size_t lines_of(const std::filesystem::path& file) {
+  const std::string text = read_file(file);
+  return static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
 Result caliber(const std::string& args) {
   return testing::run_shell(std::string(CALIBER_BINARY) + " " + args);
 }
@@ -195,6 +200,48 @@ TEST_F(ReportCommands, ConfirmReMeasuresEveryRowNotSameOnTheCpuRoundByRound) {
             std::string::npos);
   EXPECT_TRUE(std::filesystem::exists(out / "confirm" / "row0" / "round2-B" / "results.jsonl"));
   EXPECT_NE(read_file(out / "compare.json").find("\"rounds\": 2"), std::string::npos);
+}
+
+TEST_F(ReportCommands, ConfirmStopsAtItsDeadlineWritesWhatItHasAndGoesOnFromTheJournal) {
+  const std::string quick =
+      "run --backend cpu --op cumsum --dtypes float32 --warmup-ms 1 --rep-ms 3 --no-progress "
+      "--out ";
+  ASSERT_EQ(caliber(quick + a).exit_code, 0);
+  ASSERT_EQ(caliber(quick + b).exit_code, 0);
+  const std::filesystem::path out = dir / "out";
+  const std::string command =
+      "compare " + a + " " + b + " --confirm --confirm-rounds 2 --min-effect 0 -o " + out.string();
+  // A deadline no row fits in: the first row runs (nothing measured yet says it will not fit),
+  // and the pass stops before the second.
+  Result r = caliber(command + " --confirm-deadline-s 0.001");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("stopped (deadline) after 1 of"), std::string::npos) << r.output;
+  CsvTable csv(parse_csv(read_file(out / "compare.csv")));
+  ASSERT_GT(csv.size(), 1u);
+  size_t confirmed = 0;
+  for (size_t i = 0; i < csv.size(); ++i) confirmed += !csv.at(i, "confirm_speedups").empty();
+  EXPECT_EQ(confirmed, 1u);
+  const std::string stopped = read_file(out / "compare.json");
+  EXPECT_NE(stopped.find("\"complete\": false"), std::string::npos) << stopped;
+  EXPECT_NE(stopped.find("\"stopped\": \"deadline\""), std::string::npos) << stopped;
+  const std::filesystem::path journal = out / "confirm" / "confirmations.jsonl";
+  EXPECT_EQ(lines_of(journal), 1u);
+
+  // The same command without the deadline takes the first row from the journal and measures the
+  // rest.
+  r = caliber(command);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("confirm 1/" + std::to_string(csv.size())), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find(": from the journal"), std::string::npos) << r.output;
+  CsvTable done(parse_csv(read_file(out / "compare.csv")));
+  for (size_t i = 0; i < done.size(); ++i) {
+    EXPECT_NE(done.at(i, "confirm_speedups"), "") << i;
+  }
+  EXPECT_NE(read_file(out / "compare.json").find("\"complete\": true"), std::string::npos);
+  EXPECT_EQ(lines_of(journal), done.size());
+  // The deadline belongs to the pass.
+  EXPECT_EQ(caliber("compare " + a + " " + b + " --confirm-deadline-s 5").exit_code, 2);
 }
 
 }  // namespace

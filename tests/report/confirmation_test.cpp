@@ -64,6 +64,23 @@ TEST(ApplyConfirmations, ReplacesTheVerdictsKeepsTheFirstOnesAndRecounts) {
   EXPECT_EQ(c.verdict_counts.count("FAST"), 0u);
 }
 
+TEST(ConfirmationOrder, TakesFastAndSlowRowsBeforeUnsureOnesAndSkipsTheRest) {
+  Comparison c;
+  for (Verdict v :
+       {Verdict::kUnsure, Verdict::kSame, Verdict::kSlow, Verdict::kUnsure, Verdict::kFast}) {
+    RowComparison row;
+    row.pairing = Pairing::kCompared;
+    row.stats.verdict = v;
+    c.rows.push_back(row);
+  }
+  c.rows.back().pairing = Pairing::kOnlyA;  // unpaired: nothing to re-measure
+  RowComparison fast;
+  fast.pairing = Pairing::kCompared;
+  fast.stats.verdict = Verdict::kFast;
+  c.rows.push_back(fast);
+  EXPECT_EQ(confirmation_order(c), (std::vector<size_t>{2, 5, 0, 3}));
+}
+
 // Synthetic screens with a known drift, shaped like two H200 screens of one build: most rows
 // move by about 0.2% from screen to screen, one in seven by a lognormal 3% (GEMMs, reductions),
 // while a re-run in one process moves a row by a noise of 0.5%. The screens' verdicts flag rows
