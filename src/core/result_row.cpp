@@ -1,5 +1,6 @@
 #include "core/result_row.h"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -9,6 +10,10 @@
 namespace caliber {
 
 using nlohmann::json;
+
+bool has_marker(const ResultRow& row, std::string_view marker) {
+  return std::find(row.markers.begin(), row.markers.end(), marker) != row.markers.end();
+}
 
 json to_json(const ResultRow& r) {
   json j = {{"op", r.op},

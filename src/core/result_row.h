@@ -3,6 +3,7 @@
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/activities_per_call.h"
@@ -67,6 +68,12 @@ struct ResultRow {
   int graph_captures = 0;
   double capture_spread = 0;
 };
+
+// The graph timer's marker for a call whose share of a replay is below what any device node takes:
+// the call launched no device work (an allocation, a view). Written by the timer, read by compare.
+inline constexpr std::string_view kNoDeviceWorkMarker = "no_device_work";
+
+bool has_marker(const ResultRow& row, std::string_view marker);
 
 nlohmann::json to_json(const ResultRow& row);
 ResultRow result_row_from_json(const nlohmann::json& json);

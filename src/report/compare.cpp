@@ -27,6 +27,8 @@ std::map<std::pair<std::string, int>, const ResultRow*> keyed_rows(const RunColl
   return out;
 }
 
+bool no_device_work(const ResultRow& row) { return has_marker(row, kNoDeviceWorkMarker); }
+
 double median_of(const ResultRow& row) {
   return row.median_ms > 0 ? row.median_ms : row.latency_ms;
 }
@@ -56,6 +58,11 @@ SampleComparison judge(const ResultRow& a, const ResultRow& b, const CompareOpti
   if (a.timer_used != b.timer_used && !timer_allowed) {
     out.verdict = Verdict::kUnsure;
     out.reason = fmt::format("timer used differs (A {}, B {})", a.timer_used, b.timer_used);
+  } else if (no_device_work(a) && no_device_work(b)) {
+    // What is left of a replay per call is the replay's own start over the calls: noise of no
+    // device work, which both sides do alike.
+    out.verdict = Verdict::kSame;
+    out.reason = "no device work on either side";
   }
   return out;
 }
@@ -78,6 +85,7 @@ std::vector<FamilyGeomean> family_geomeans(const std::vector<RowComparison>& row
   std::map<std::pair<std::string, std::string>, std::vector<double>> groups;
   for (const auto& r : rows) {
     if (r.pairing != Pairing::kCompared || !(r.stats.speedup > 0)) continue;
+    if (r.a && r.b && no_device_work(*r.a) && no_device_work(*r.b)) continue;
     groups[{r.provider, r.family.empty() ? "(unknown)" : r.family}].push_back(r.stats.speedup);
     groups[{r.provider, "(all)"}].push_back(r.stats.speedup);
   }

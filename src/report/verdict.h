@@ -34,7 +34,7 @@ struct SampleComparison {
   double noise_a = 0;  // robust spread of each side's samples
   double noise_b = 0;
   double band = 0;     // the "no difference" band the verdict used (relative)
-  std::string reason;  // why the verdict is UNSURE; empty otherwise
+  std::string reason;  // why the verdict is UNSURE, or SAME without the samples; empty otherwise
 };
 
 // Compares two sample sets (latencies, lower is better). The interval resamples both sides

@@ -108,7 +108,14 @@ struct SizedCaptures {
   Captures captures;
   int calls = 0;
   double replay_ms = 0;  // one replay of a graph of `calls` calls, measured or scaled from one
+  bool no_device_work = false;
 };
+
+// A kernel, memset or copy node takes on the order of a microsecond of a replay on the devices
+// caliber runs on; a call whose share is a tenth of that launched none (an allocation, a view,
+// a metadata change). Sized from such a reading, its graphs would hold the most calls a graph may,
+// and a screen spent 210 ms a case capturing calls of host work that replay in nothing.
+constexpr double kNoDeviceWorkMs = 1e-4;
 
 SizedCaptures capture_sized(const TimerContext& ctx, const Call& before, int estimated_calls) {
   const int asked = std::max(1, ctx.options.graph.captures);
@@ -116,7 +123,8 @@ SizedCaptures capture_sized(const TimerContext& ctx, const Call& before, int est
   out.calls = estimated_calls;
   out.captures = capture_first(ctx, ctx.call, out.calls, asked > 1);
   out.replay_ms = out.captures.graphs.front()->time_replays(1, before).front();
-  if (ctx.options.cache != CacheState::kCold && out.replay_ms > 0) {
+  out.no_device_work = out.replay_ms / out.calls < kNoDeviceWorkMs;
+  if (ctx.options.cache != CacheState::kCold && out.replay_ms > 0 && !out.no_device_work) {
     const int sized = calls_per_graph(ctx, out.replay_ms / out.calls);
     if (4 * sized > 5 * out.calls || 5 * sized < 4 * out.calls) {
       const double capture_ms = out.captures.capture_ms;
@@ -301,6 +309,7 @@ TimerResult time_graph(const TimerContext& ctx) {
     record_warmup(warmup, m);
     m.capture_ms = capture_ms;
     m.calls_per_sample = calls;
+    if (sized.no_device_work) m.markers.push_back(no_device_work_marker());
     return TimerResult::measured(std::move(m));
   } catch (const DeviceError& e) {
     return graph_failure_verdict(ctx, e.phase(), e);  // a capture that grew the set failed

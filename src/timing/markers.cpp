@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "core/result_row.h"
+
 namespace caliber {
 
 std::string fallback_marker(std::string_view phase, int repeat) {
@@ -21,6 +23,8 @@ std::string captures_bounded_marker(int captured, int asked) {
 std::string captures_grown_marker(int captured, int asked) {
   return fmt::format("captures_grown[{}/{},spread]", captured, asked);
 }
+
+std::string no_device_work_marker() { return std::string(kNoDeviceWorkMarker); }
 
 std::string capture_poisoned_text(std::string_view op) {
   return fmt::format("BENCHMARK_CAPTURE_POISONED {}", op);

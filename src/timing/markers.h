@@ -28,6 +28,10 @@ std::string captures_bounded_marker(int captured, int asked);
 // median less precise than the adaptive policy's target.
 std::string captures_grown_marker(int captured, int asked);
 
+// The graph timer's first replay read less than any device node takes per call: the call launched
+// no device work, and its graphs were not sized up to the replay target.
+std::string no_device_work_marker();
+
 // The error text (and row marker) for an op whose capture left the context unusable; named as
 // the old harness named it, so its logs and grep scripts keep working.
 std::string capture_poisoned_text(std::string_view op);

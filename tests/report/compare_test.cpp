@@ -108,6 +108,25 @@ TEST_F(CompareRuns, ARowWhoseTimerFellBackIsUnsure) {
   EXPECT_NE(find(c, "mm").stats.reason.find("timer used differs"), std::string::npos);
 }
 
+TEST_F(CompareRuns, RowsWithoutDeviceWorkOnBothSidesAreSameAndLeaveTheMeansAlone) {
+  // What an empty op's graph replay reads per call: its start over the calls, 25% apart.
+  auto empty = [](double center, uint64_t seed) {
+    auto row = test_row("empty", "construct", synthetic_samples(center, 0.001, 50, seed));
+    row.markers.push_back(std::string(kNoDeviceWorkMarker));
+    return row;
+  };
+  auto c =
+      run({empty(2.6e-6, 1), test_row("add", "pointwise", synthetic_samples(1.0, 0.001, 50, 2))},
+          {empty(3.5e-6, 3), test_row("add", "pointwise", synthetic_samples(1.0, 0.001, 50, 4))});
+  EXPECT_EQ(find(c, "empty").verdict(), "SAME");
+  EXPECT_EQ(find(c, "empty").stats.reason, "no device work on either side");
+  for (const auto& g : c.geomeans) EXPECT_NE(g.family, "construct");
+  // B's call now launches work: judged on its samples.
+  auto launched = test_row("empty", "construct", synthetic_samples(3.5e-6, 0.001, 50, 5));
+  c = run({empty(2.6e-6, 1)}, {launched});
+  EXPECT_EQ(find(c, "empty").verdict(), "SLOW");
+}
+
 TEST_F(CompareRuns, GeometricMeanPerFamilyAndOverall) {
   auto c = run({test_row("mm", "blas", synthetic_samples(1.0, 0.001, 50, 1)),
                 test_row("bmm", "blas", synthetic_samples(1.0, 0.001, 50, 2)),

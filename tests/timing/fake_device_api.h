@@ -26,6 +26,8 @@ class FakeDeviceApi : public DeviceApi {
   double host_overhead_ms = 0.001;  // wall time each call costs besides its device time
   // Host launch path of a graph replay; a replay launched onto an idle device waits for it.
   double graph_launch_gap_ms = 0.05;
+  // What a replay takes on the device besides its calls (its own start).
+  double graph_replay_start_ms = 0;
   // An op shorter than its launch: each call timed on its own reads at least this (graph replays
   // do not).
   double launch_floor_ms = 0;
@@ -224,8 +226,8 @@ class FakeDeviceApi : public DeviceApi {
    private:
     double replay_once() {
       if (device_.replay_error) throw DeviceError("replay", *device_.replay_error);
-      double total = delay_ms_;
-      device_.now_ms_ += delay_ms_;
+      double total = delay_ms_ + device_.graph_replay_start_ms;
+      device_.now_ms_ += delay_ms_ + device_.graph_replay_start_ms;
       for (int i = 0; i < calls_; ++i) total += device_.advance() + offset_ms_;
       device_.now_ms_ += offset_ms_ * calls_;
       return total;

@@ -86,6 +86,30 @@ TEST(GraphTimer, KeepsTheFirstGraphWhenTheWarmupReadTheDevice) {
   EXPECT_EQ(m.calls_per_sample, 179);  // ceil(0.5 / 0.0028)
 }
 
+TEST(GraphTimer, LeavesTheGraphsOfACallWithoutDeviceWorkAtTheirFirstSize) {
+  FakeDeviceApi api;
+  api.call_ms = {0};            // an allocation or a view: nothing on the device
+  api.launch_floor_ms = 0.005;  // what events around such a call read
+  api.graph_replay_start_ms = 0.0015;
+  MeasureOptions options = test_options();
+  options.graph.captures = 4;
+  Measurement m = measure(api, plan_for(Timer::kGraph), options, [] {});
+  // 100 calls from the warmup's reading; sized from the replay (0.015 ns a call) they would be
+  // the most a graph may hold.
+  EXPECT_EQ(api.last_calls_per_graph, 100);
+  EXPECT_EQ(api.captures, 4);
+  EXPECT_THAT(m.markers, ::testing::Contains("no_device_work"));
+
+  // A tenth of a microsecond of device time a call and more is work: sized and not marked.
+  FakeDeviceApi worked;
+  worked.call_ms = {0.00015};
+  worked.launch_floor_ms = 0.005;
+  worked.graph_replay_start_ms = 0.0015;
+  m = measure(worked, plan_for(Timer::kGraph), options, [] {});
+  EXPECT_GT(worked.last_calls_per_graph, 100);
+  EXPECT_THAT(m.markers, ::testing::Not(::testing::Contains("no_device_work")));
+}
+
 TEST(GraphTimer, KeepsCapturingOnlyWhileAnotherGraphFitsInDeviceMemory) {
   constexpr uint64_t kGiB = uint64_t{1} << 30;
   FakeDeviceApi api;
