@@ -37,6 +37,15 @@ class ReportCommands : public ::testing::Test {
   std::string a = (dir / "a").string();
   std::string b = (dir / "b").string();
 
+  // Two real runs of one op on the host, for a confirmation pass to re-run.
+  void measure_cpu_pair() {
+    const std::string quick =
+        "run --backend cpu --op cumsum --dtypes float32 --warmup-ms 1 --rep-ms 3 --no-progress "
+        "--out ";
+    ASSERT_EQ(caliber(quick + a).exit_code, 0);
+    ASSERT_EQ(caliber(quick + b).exit_code, 0);
+  }
+
   void write_pair(const RunIdentity& ib, double b_scale) {
     write_run(a, test_identity(),
               {test_row("mm", "blas", synthetic_samples(1.0, 0.01, 100, 1)),
@@ -174,11 +183,8 @@ TEST_F(ReportCommands, ConfirmRefusesRunsItCannotReRunBeforeAnyDeviceWork) {
 }
 
 TEST_F(ReportCommands, ConfirmReMeasuresEveryRowNotSameOnTheCpuRoundByRound) {
-  const std::string quick =
-      "run --backend cpu --op cumsum --dtypes float32 --warmup-ms 1 --rep-ms 3 --no-progress "
-      "--out ";
-  ASSERT_EQ(caliber(quick + a).exit_code, 0);
-  ASSERT_EQ(caliber(quick + b).exit_code, 0);
+  measure_cpu_pair();
+  if (HasFatalFailure()) return;
   const std::filesystem::path out = dir / "out";
   // A minimum effect of nothing: no row of two CPU runs is SAME, so every row is re-measured.
   Result r = caliber("compare " + a + " " + b + " --confirm --confirm-rounds 2 --min-effect 0 -o " +
@@ -203,11 +209,8 @@ TEST_F(ReportCommands, ConfirmReMeasuresEveryRowNotSameOnTheCpuRoundByRound) {
 }
 
 TEST_F(ReportCommands, ConfirmStopsAtItsDeadlineWritesWhatItHasAndGoesOnFromTheJournal) {
-  const std::string quick =
-      "run --backend cpu --op cumsum --dtypes float32 --warmup-ms 1 --rep-ms 3 --no-progress "
-      "--out ";
-  ASSERT_EQ(caliber(quick + a).exit_code, 0);
-  ASSERT_EQ(caliber(quick + b).exit_code, 0);
+  measure_cpu_pair();
+  if (HasFatalFailure()) return;
   const std::filesystem::path out = dir / "out";
   const std::string command =
       "compare " + a + " " + b + " --confirm --confirm-rounds 2 --min-effect 0 -o " + out.string();
