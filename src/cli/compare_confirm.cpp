@@ -173,7 +173,6 @@ ConfirmationPass run_confirmation(const Comparison& comparison, const RunCollect
   ConfirmationPass pass;
   pass.needed = flagged.size();
   pass.confirmations = read_confirmation_journal(journal, comparison, rounds);
-  pass.reused = pass.confirmations.size();
   const auto started = std::chrono::steady_clock::now();
   size_t measured = 0;
   for (size_t n = 0; n < flagged.size(); ++n) {

@@ -27,7 +27,6 @@ struct ConfirmationLimits {
 struct ConfirmationPass {
   std::map<size_t, Confirmation> confirmations;  // keyed by row index, reused ones included
   size_t needed = 0;                             // rows that needed confirming
-  size_t reused = 0;                             // taken from the journal, not re-measured
   std::string stopped;                           // "deadline", "interrupted", or empty
 };
 
