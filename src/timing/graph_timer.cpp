@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <limits>
 #include <optional>
 
 #include "core/stats.h"
@@ -211,9 +212,22 @@ bool captures_too_spread(const TimerContext& ctx, const Captures& captures,
 // weighs the same in the median whatever the stopping rule asks for; the adaptive rule judges
 // the replays' noise with the captures leveled. Graphs added for their spread (`grow`: the call
 // to capture; null for exactly the captures given) are then sampled as often as the first ones.
-Measurement measure_graphs(const TimerContext& ctx, Captures& captures, int asked, int calls,
-                           const Call& before, const Call* grow, double replay_estimate_ms) {
+//
+// The adaptive floor of min_samples is counted in whole rounds of the graphs, rounded down but
+// at least one: a round holds one replay of each capture, and a capture's replays agree to a few
+// 0.01%, so a second round of a millisecond-long graph adds its time and not its information.
+// A call without device work is not sampled past the floor: its reading is nothing.
+Measurement measure_graphs(const TimerContext& outer, Captures& captures, int asked, int calls,
+                           const Call& before, const Call* grow, double replay_estimate_ms,
+                           bool no_device_work = false) {
   Graphs& graphs = captures.graphs;
+  MeasureOptions options = outer.options;
+  const int round = static_cast<int>(graphs.size());
+  options.sampling.min_samples = std::max(round, options.sampling.min_samples / round * round);
+  if (no_device_work && options.sampling.policy == SamplePolicy::kAdaptive) {
+    options.sampling.noise_target = std::numeric_limits<double>::infinity();
+  }
+  const TimerContext ctx{outer.api, outer.plan, options, outer.call};
   // A replay's duration sizes the fixed policy's count (the adaptive rule's first batch is its
   // minimum whatever the cost).
   double first_replay_ms = replay_estimate_ms;
@@ -302,8 +316,10 @@ TimerResult time_graph(const TimerContext& ctx) {
   const int calls = sized.calls;
   Captures& captures = sized.captures;
   try {
+    // Captures of nothing cannot spread for any reason worth more graphs.
     Measurement m = measure_graphs(ctx, captures, ctx.options.graph.captures, calls, before,
-                                   &ctx.call, sized.replay_ms);
+                                   sized.no_device_work ? nullptr : &ctx.call, sized.replay_ms,
+                                   sized.no_device_work);
     const double capture_ms = m.capture_ms;
     if (ctx.options.selftest_delay > 0) m = measure_delayed(ctx, m, calls, before);
     record_warmup(warmup, m);

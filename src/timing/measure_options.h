@@ -15,7 +15,7 @@ struct GraphSettings {
   int warmup_calls = 3;
   double warmup_ms = 25;
   double replay_target_ms = 2;  // shared by the captures (see min_replay_ms)
-  double min_replay_ms = 0.5;   // the shortest replay a graph is sized for
+  double min_replay_ms = 0.25;  // the shortest replay a graph is sized for
   int max_calls_per_graph = 500;
   // Graphs captured per measurement, their replays sampled in turn. One capture's replay time
   // is stable to a few 0.01% but differs from the next capture's by up to 3% (the graph's memory

@@ -15,7 +15,9 @@ Measurement time_direct(const TimerContext& ctx);
 Measurement time_host(const TimerContext& ctx);
 
 // `kernel`: the summed durations of the device work one call launched, from activity tracing;
-// launch gaps and host overhead are excluded by construction.
+// launch gaps and host overhead are excluded by construction. Under the adaptive policy it
+// samples for at least kKernelMinTimeS, the fixed policy's window, whatever --min-time says.
 Measurement time_kernel(const TimerContext& ctx);
+inline constexpr double kKernelMinTimeS = 0.1;
 
 }  // namespace caliber

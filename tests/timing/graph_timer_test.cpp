@@ -18,6 +18,13 @@ bool logged(const FakeDeviceApi& api, const std::string& entry) {
   return std::find(api.log.begin(), api.log.end(), entry) != api.log.end();
 }
 
+MeasureOptions adaptive_options(int captures) {
+  MeasureOptions options = test_options();
+  options.sampling.policy = SamplePolicy::kAdaptive;
+  options.graph.captures = captures;
+  return options;
+}
+
 TEST(GraphTimer, SampleIsOneReplayDividedByCallsPerGraph) {
   FakeDeviceApi api;
   api.call_ms = {0.01};  // 2 ms replay target -> 200 calls per graph
@@ -48,9 +55,9 @@ TEST(GraphTimer, SamplesEveryCaptureEquallyAndRecordsTheirSpread) {
 }
 
 TEST(GraphTimer, CapturesShareTheReplayTargetDownToTheShortestReplay) {
-  for (auto [captures, calls] : {std::pair{1, 200}, {2, 100}, {4, 50}, {8, 50}}) {
+  for (auto [captures, calls] : {std::pair{1, 200}, {2, 100}, {4, 50}, {8, 25}, {16, 25}}) {
     FakeDeviceApi api;
-    api.call_ms = {0.01};  // 2 ms target over K graphs, none shorter than 0.5 ms
+    api.call_ms = {0.01};  // 2 ms target over K graphs, none shorter than 0.25 ms
     MeasureOptions options = test_options();
     options.graph.captures = captures;
     Measurement m = measure(api, plan_for(Timer::kGraph), options, [] {});
@@ -99,6 +106,20 @@ TEST(GraphTimer, LeavesTheGraphsOfACallWithoutDeviceWorkAtTheirFirstSize) {
   EXPECT_EQ(api.last_calls_per_graph, 100);
   EXPECT_EQ(api.captures, 4);
   EXPECT_THAT(m.markers, ::testing::Contains("no_device_work"));
+  // Under the adaptive policy it keeps its captures however they spread (every other graph 23%
+  // slower here) and stops sampling at the floor, about 10 ms of 4.4 us replays, however noisy
+  // its replays are (a cycle of 7 call durations over graphs of 100 calls).
+  FakeDeviceApi spread;
+  spread.call_ms = {0, 1e-5, 2e-5, 3e-5, 4e-5, 5e-5, 6e-5};
+  spread.launch_floor_ms = 0.005;
+  spread.graph_replay_start_ms = 0.0015;
+  spread.capture_offset_ms = {0, 1e-5};
+  MeasureOptions adaptive = adaptive_options(4);
+  adaptive.sampling.noise_target = 1e-9;  // met by no replays of work
+  Measurement floor = measure(spread, plan_for(Timer::kGraph), adaptive, [] {});
+  EXPECT_EQ(floor.graph_captures, 4);
+  EXPECT_THAT(floor.markers, ::testing::Contains("no_device_work"));
+  EXPECT_LT(floor.samples_ms.size(), 1000u);  // the 1 s ceiling would take about 10,000
 
   // A tenth of a microsecond of device time a call and more is work: sized and not marked.
   FakeDeviceApi worked;
@@ -168,13 +189,6 @@ TEST(GraphTimer, CapturesAllAskedWhenMemoryIsPlentyOrUnknown) {
   }
 }
 
-MeasureOptions adaptive_options(int captures) {
-  MeasureOptions options = test_options();
-  options.sampling.policy = SamplePolicy::kAdaptive;
-  options.graph.captures = captures;
-  return options;
-}
-
 TEST(GraphTimer, AdaptivePolicyAddsCapturesWhileTheirSpreadLeavesTheMeanImprecise) {
   FakeDeviceApi api;
   api.call_ms = {0.05};
@@ -207,14 +221,26 @@ TEST(GraphTimer, AdaptiveRuleStopsOnTheReplaysNoiseNotOnTheCapturesSpread) {
   api.call_ms = {0.01};
   // Every other graph 5% slower, replays exact: pooled, the samples' noise stays above the 0.5%
   // target however many replays are taken; leveled graph by graph it is nil from the first
-  // batch, and the rule stops at its 10 ms floor: 2 replays of each of the 8 graphs (8 ms and an
-  // untimed replay), then 1 more of each.
+  // batch, and the rule stops at its 10 ms floor: graphs of 25 calls replay in 0.25 ms, so one
+  // round of the 8 (2 ms and an untimed replay), then 3 rounds, then 2.
   api.capture_offset_ms = {0, 0.0005};
   MeasureOptions options = adaptive_options(8);
   options.graph.capture_noise_target = 0;
   Measurement m = measure(api, plan_for(Timer::kGraph), options, [] {});
   EXPECT_EQ(m.graph_captures, 8);
-  EXPECT_EQ(m.samples_ms.size(), 24u);
+  EXPECT_EQ(m.samples_ms.size(), 48u);
+}
+
+TEST(GraphTimer, AdaptiveFloorIsWholeRoundsOfTheCapturesAtLeastOne) {
+  // 2 ms calls: one call a graph, and one round of 8 graphs already spans the 10 ms floor.
+  for (auto [captures, samples] : {std::pair{8, 8u}, {4, 8u}, {3, 9u}, {1, 10u}}) {
+    FakeDeviceApi api;
+    api.call_ms = {2.0};
+    MeasureOptions options = adaptive_options(captures);
+    options.graph.capture_noise_target = 0;
+    Measurement m = measure(api, plan_for(Timer::kGraph), options, [] {});
+    EXPECT_EQ(m.samples_ms.size(), samples) << captures << " captures";
+  }
 }
 
 TEST(GraphTimer, GrownCapturesAreSampledAsOftenAsTheFirstOnes) {
@@ -223,12 +249,12 @@ TEST(GraphTimer, GrownCapturesAreSampledAsOftenAsTheFirstOnes) {
   api.capture_offset_ms = {0, 0.0008};
   Measurement m = measure(api, plan_for(Timer::kGraph), adaptive_options(8), [] {});
   ASSERT_EQ(m.graph_captures, 32);
-  // 3 replays of each first graph (as above), then 3 of each of the 8 and 16 added: the two
-  // levels alike.
-  EXPECT_EQ(m.samples_ms.size(), 96u);
+  // 5 replays of each first graph (graphs of 5 calls: 0.25 ms a replay, the 10 ms floor), then 5
+  // of each of the 8 and 16 added: the two levels alike.
+  EXPECT_EQ(m.samples_ms.size(), 160u);
   EXPECT_EQ(std::count_if(m.samples_ms.begin(), m.samples_ms.end(),
                           [](double ms) { return ms > 0.0504; }),
-            48);
+            80);
   EXPECT_NEAR(m.median_ms, 0.0504, 1e-9);
 }
 
@@ -320,12 +346,12 @@ TEST(GraphTimer, GraphsReplayInTurnBehindOneUntimedReplayABatch) {
   api.call_ms = {0.01};
   Measurement m = measure(api, plan_for(Timer::kGraph), adaptive_options(8), [] {});
   ASSERT_EQ(m.graph_captures, 8);
-  // Two batches (16 and 8 samples), and no replay before them under the adaptive rule, whose
-  // first batch is its minimum whatever a replay costs: one untimed replay each.
-  EXPECT_EQ(m.samples_ms.size(), 24u);
+  // Three batches (8, 24 and 16 samples), and no replay before them under the adaptive rule,
+  // whose first batch is its minimum whatever a replay costs: one untimed replay each.
+  EXPECT_EQ(m.samples_ms.size(), 48u);
   auto last_capture = std::find(api.log.rbegin(), api.log.rend(), "capture").base();
-  EXPECT_EQ(std::count(last_capture, api.log.end(), "prime"), 2);
-  EXPECT_EQ(std::count(last_capture, api.log.end(), "replay"), 24);  // the timed ones
+  EXPECT_EQ(std::count(last_capture, api.log.end(), "prime"), 3);
+  EXPECT_EQ(std::count(last_capture, api.log.end(), "replay"), 48);  // the timed ones
 }
 
 TEST(GraphTimer, WarmsUpBeforeCapture) {

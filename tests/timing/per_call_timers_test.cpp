@@ -188,6 +188,25 @@ TEST(KernelTimer, RecordsTheActivitiesOfOneCallAndItsKernelOnlyTime) {
   EXPECT_EQ(to_text(*row.activities_per_call), "kernels=1 memsets=1 memcpys=0");
 }
 
+TEST(KernelTimer, AdaptiveSamplesAtLeastTheFixedPolicysWindowWhereDirectStopsAtTheFloor) {
+  // 1 ms calls of no noise: the adaptive rule is satisfied at once, so each timer stops at its
+  // time floor: --min-time's 10 ms for direct, kKernelMinTimeS for kernel.
+  MeasureOptions options = test_options();
+  options.sampling.policy = SamplePolicy::kAdaptive;
+  options.sampling.min_time_s = 0.01;
+  FakeDeviceApi direct_api;
+  Measurement direct = measure(direct_api, plan_for(Timer::kDirect), options, [] {});
+  FakeDeviceApi kernel_api;
+  Measurement kernel = measure(kernel_api, plan_for(Timer::kKernel), options, [] {});
+  EXPECT_LT(direct.samples_ms.size(), 20u);
+  EXPECT_GE(kernel.samples_ms.size(), static_cast<size_t>(kKernelMinTimeS * 1e3));
+  // A longer --min-time still rules.
+  options.sampling.min_time_s = 0.3;
+  FakeDeviceApi longer_api;
+  Measurement longer = measure(longer_api, plan_for(Timer::kKernel), options, [] {});
+  EXPECT_GE(longer.samples_ms.size(), 300u);
+}
+
 TEST(DirectTimer, RecordsNoActivities) {
   FakeDeviceApi api;
   Measurement m = measure(api, plan_for(Timer::kDirect), test_options(), [] {});
