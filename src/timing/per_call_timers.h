@@ -16,7 +16,7 @@ Measurement time_host(const TimerContext& ctx);
 
 // `kernel`: the summed durations of the device work one call launched, from activity tracing;
 // launch gaps and host overhead are excluded by construction. Under the adaptive policy it
-// samples for at least kKernelMinTimeS, the fixed policy's window, whatever --min-time says.
+// samples for at least kKernelMinTimeS (the fixed policy's window), or --min-time if longer.
 Measurement time_kernel(const TimerContext& ctx);
 inline constexpr double kKernelMinTimeS = 0.1;
 
