@@ -122,7 +122,7 @@ std::optional<double> rerun(const RowComparison& row, FlagValues flags, const fs
       why = fmt::format("re-run row {}: {}", to_string(r.status), r.error);
       return std::nullopt;
     }
-    return r.median_ms > 0 ? r.median_ms : r.latency_ms;
+    return headline_ms(r);
   }
   why = fmt::format("the re-run in {} has no row for this case", out.string());
   return std::nullopt;

@@ -75,6 +75,11 @@ inline constexpr std::string_view kNoDeviceWorkMarker = "no_device_work";
 
 bool has_marker(const ResultRow& row, std::string_view marker);
 
+// The number a row stands for: its median, or its latency where it recorded no median.
+inline double headline_ms(const ResultRow& row) {
+  return row.median_ms > 0 ? row.median_ms : row.latency_ms;
+}
+
 nlohmann::json to_json(const ResultRow& row);
 ResultRow result_row_from_json(const nlohmann::json& json);
 std::string to_jsonl_line(const ResultRow& row);

@@ -29,26 +29,22 @@ std::map<std::pair<std::string, int>, const ResultRow*> keyed_rows(const RunColl
 
 bool no_device_work(const ResultRow& row) { return has_marker(row, kNoDeviceWorkMarker); }
 
-double median_of(const ResultRow& row) {
-  return row.median_ms > 0 ? row.median_ms : row.latency_ms;
-}
-
 SampleComparison judge(const ResultRow& a, const ResultRow& b, const CompareOptions& options,
                        const std::string& key, int occurrence) {
   const auto& sa = a.samples_ms;
   const auto& sb = b.samples_ms;
   if (sa.empty() || sb.empty()) {
     SampleComparison out;
-    if (median_of(a) > 0 && median_of(b) > 0) out.speedup = median_of(a) / median_of(b);
+    if (headline_ms(a) > 0 && headline_ms(b) > 0) out.speedup = headline_ms(a) / headline_ms(b);
     out.reason = fmt::format("no samples in {} (medians only, as from a run.log)",
                              sa.empty() && sb.empty() ? "A and B" : (sa.empty() ? "A" : "B"));
     return out;
   }
   VerdictOptions verdict = options.verdict;
   if (options.calibration) {
-    verdict.min_effect =
-        std::max(verdict.min_effect,
-                 options.calibration->band_for(row_key(a, occurrence), a.timer_used, median_of(a)));
+    verdict.min_effect = std::max(
+        verdict.min_effect,
+        options.calibration->band_for(row_key(a, occurrence), a.timer_used, headline_ms(a)));
   }
   SampleComparison out = compare_samples(sa, sb, verdict, seed_for(key));
   // A per-shape fallback (graph -> direct) changes what a sample is; the gate only sees the

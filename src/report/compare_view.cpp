@@ -16,7 +16,7 @@ namespace {
 
 std::optional<double> median_of(const std::optional<ResultRow>& row) {
   if (!row || row->status != RowStatus::kSuccess) return std::nullopt;
-  return row->median_ms > 0 ? row->median_ms : row->latency_ms;
+  return headline_ms(*row);
 }
 
 std::string samples_of(const std::optional<ResultRow>& row) {
@@ -46,6 +46,11 @@ ConfirmCounts confirm_counts(const Comparison& c) {
   return out;
 }
 
+// confirm_needed is left 0 by a caller that applied confirmations without counting the rows.
+size_t rows_needed(const Comparison& c, const ConfirmCounts& counts) {
+  return std::max(c.confirm_needed, counts.rows);
+}
+
 nlohmann::json confirmation_json(const Comparison& c) {
   if (c.confirm_rounds == 0) return {{"ran", false}};
   ConfirmCounts counts = confirm_counts(c);
@@ -53,7 +58,7 @@ nlohmann::json confirmation_json(const Comparison& c) {
       {"ran", true},
       {"rounds", c.confirm_rounds},
       {"rows", counts.rows},
-      {"rows_needed", std::max(c.confirm_needed, counts.rows)},
+      {"rows_needed", rows_needed(c, counts)},
       {"complete", c.confirm_stopped.empty()},
       {"stopped", c.confirm_stopped.empty() ? nlohmann::json() : nlohmann::json(c.confirm_stopped)},
       {"kept", counts.kept},
@@ -75,7 +80,7 @@ std::string confirmation_text(const Comparison& c) {
       counts.rows, c.confirm_rounds,
       after.empty() ? "none" : fmt::format("{}", fmt::join(after, ", ")));
   if (!c.confirm_stopped.empty()) {
-    const size_t needed = std::max(c.confirm_needed, counts.rows);
+    const size_t needed = rows_needed(c, counts);
     text += fmt::format(
         "confirmation pass stopped ({}) after {} of {} rows: the other {} keep their screens' "
         "verdicts, not confirmed; the same command goes on from the journal "

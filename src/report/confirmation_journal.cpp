@@ -13,7 +13,7 @@ namespace {
 
 double screen_median(const std::optional<ResultRow>& row) {
   if (!row) return 0;
-  return row->median_ms > 0 ? row->median_ms : row->latency_ms;
+  return headline_ms(*row);
 }
 
 using RowKey = std::tuple<std::string, std::string, std::string, std::string, int>;

@@ -136,7 +136,7 @@ DriftCalibration calibrate_drift(const std::vector<RunCollection>& screens,
         if (r.stats.verdict == Verdict::kFast || r.stats.verdict == Verdict::kSlow) {
           ++uncalibrated_false;
         }
-        double median_ms = r.a->median_ms > 0 ? r.a->median_ms : r.a->latency_ms;
+        double median_ms = headline_ms(*r.a);
         judged.push_back(
             {row_key(*r.a, r.occurrence), r.a->timer_used, latency_decade(median_ms), r.stats});
       }

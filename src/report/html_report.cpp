@@ -241,7 +241,7 @@ std::string distribution_section(const RunCollection& run) {
       if (providers.size() > 1) label += " · " + r.provider;
       groups[label].values.push_back(*r.speedup);
     } else {
-      groups[label].values.push_back(r.median_ms > 0 ? r.median_ms : r.latency_ms);
+      groups[label].values.push_back(headline_ms(r));
     }
     groups[label].label = label;
   }
@@ -301,7 +301,7 @@ std::string comparison_section(const Comparison& c) {
     bool interval = compared && r.stats.ci_high > 0;
     auto median = [](const std::optional<ResultRow>& row) -> std::optional<double> {
       if (!row || row->status != RowStatus::kSuccess) return std::nullopt;
-      return row->median_ms > 0 ? row->median_ms : row->latency_ms;
+      return headline_ms(*row);
     };
     rows.push_back({verdict_cell(r.verdict()), text_cell(r.op), text_cell(r.family),
                     text_cell(r.dtype), text_cell(r.provider), text_cell(r.shape),
@@ -337,8 +337,7 @@ std::string family_tables_section(const RunCollection& run) {
       int samples = r->sample_count > 0 ? r->sample_count : static_cast<int>(r->samples_ms.size());
       cells.push_back({text_cell(r->op), text_cell(r->dtype), text_cell(shape_label(*r)),
                        text_cell(r->provider), text_cell(to_string(r->status)),
-                       text_cell(r->timer_used),
-                       number_cell(when_ok(r->median_ms > 0 ? r->median_ms : r->latency_ms)),
+                       text_cell(r->timer_used), number_cell(when_ok(headline_ms(*r))),
                        number_cell(r->baseline_ms), number_cell(ok ? r->speedup : std::nullopt),
                        number_cell(when_ok(r->gbps)), number_cell(when_ok(r->tflops)),
                        number_cell(samples > 0 ? std::optional<double>(samples) : std::nullopt),

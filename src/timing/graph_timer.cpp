@@ -227,7 +227,7 @@ Measurement measure_graphs(const TimerContext& outer, Captures& captures, int as
   if (no_device_work && options.sampling.policy == SamplePolicy::kAdaptive) {
     options.sampling.noise_target = std::numeric_limits<double>::infinity();
   }
-  const TimerContext ctx{outer.api, outer.plan, options, outer.call};
+  const TimerContext ctx = outer.with_options(options);
   // A replay's duration sizes the fixed policy's count (the adaptive rule's first batch is its
   // minimum whatever the cost).
   double first_replay_ms = replay_estimate_ms;

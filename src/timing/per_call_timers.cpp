@@ -49,7 +49,7 @@ Measurement time_kernel(const TimerContext& ctx) {
   if (options.sampling.policy == SamplePolicy::kAdaptive) {
     options.sampling.min_time_s = std::max(options.sampling.min_time_s, kKernelMinTimeS);
   }
-  const TimerContext kernel_ctx{ctx.api, ctx.plan, options, ctx.call};
+  const TimerContext kernel_ctx = ctx.with_options(options);
   // Every sampled call's activities, kept beside its total so the row can say what the total
   // was made of.
   std::vector<CallActivities> sampled;

@@ -18,6 +18,9 @@ struct TimerContext {
   const MeasureOptions& options;
   const Call& call;
 
+  // The same device, plan and call measured under other options (which must outlive it).
+  TimerContext with_options(const MeasureOptions& other) const { return {api, plan, other, call}; }
+
   // Runs before each sample, outside the timed region: an L2 flush for the cold caliber,
   // nothing for hot.
   Call before_each() const {

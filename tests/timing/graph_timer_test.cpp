@@ -93,11 +93,17 @@ TEST(GraphTimer, KeepsTheFirstGraphWhenTheWarmupReadTheDevice) {
   EXPECT_EQ(m.calls_per_sample, 179);  // ceil(0.5 / 0.0028)
 }
 
-TEST(GraphTimer, LeavesTheGraphsOfACallWithoutDeviceWorkAtTheirFirstSize) {
+// Calls shorter than their launch: events around each read 5 us, a replay starts in 1.5 us.
+FakeDeviceApi launch_bound(std::vector<double> call_ms) {
   FakeDeviceApi api;
-  api.call_ms = {0};            // an allocation or a view: nothing on the device
-  api.launch_floor_ms = 0.005;  // what events around such a call read
+  api.call_ms = std::move(call_ms);
+  api.launch_floor_ms = 0.005;
   api.graph_replay_start_ms = 0.0015;
+  return api;
+}
+
+TEST(GraphTimer, LeavesTheGraphsOfACallWithoutDeviceWorkAtTheirFirstSize) {
+  FakeDeviceApi api = launch_bound({0});  // an allocation or a view: nothing on the device
   MeasureOptions options = test_options();
   options.graph.captures = 4;
   Measurement m = measure(api, plan_for(Timer::kGraph), options, [] {});
@@ -109,10 +115,7 @@ TEST(GraphTimer, LeavesTheGraphsOfACallWithoutDeviceWorkAtTheirFirstSize) {
   // Under the adaptive policy it keeps its captures however they spread (every other graph 23%
   // slower here) and stops sampling at the floor, about 10 ms of 4.4 us replays, however noisy
   // its replays are (a cycle of 7 call durations over graphs of 100 calls).
-  FakeDeviceApi spread;
-  spread.call_ms = {0, 1e-5, 2e-5, 3e-5, 4e-5, 5e-5, 6e-5};
-  spread.launch_floor_ms = 0.005;
-  spread.graph_replay_start_ms = 0.0015;
+  FakeDeviceApi spread = launch_bound({0, 1e-5, 2e-5, 3e-5, 4e-5, 5e-5, 6e-5});
   spread.capture_offset_ms = {0, 1e-5};
   MeasureOptions adaptive = adaptive_options(4);
   adaptive.sampling.noise_target = 1e-9;  // met by no replays of work
@@ -122,10 +125,7 @@ TEST(GraphTimer, LeavesTheGraphsOfACallWithoutDeviceWorkAtTheirFirstSize) {
   EXPECT_LT(floor.samples_ms.size(), 1000u);  // the 1 s ceiling would take about 10,000
 
   // A tenth of a microsecond of device time a call and more is work: sized and not marked.
-  FakeDeviceApi worked;
-  worked.call_ms = {0.00015};
-  worked.launch_floor_ms = 0.005;
-  worked.graph_replay_start_ms = 0.0015;
+  FakeDeviceApi worked = launch_bound({0.00015});
   m = measure(worked, plan_for(Timer::kGraph), options, [] {});
   EXPECT_GT(worked.last_calls_per_graph, 100);
   EXPECT_THAT(m.markers, ::testing::Not(::testing::Contains("no_device_work")));
