@@ -117,6 +117,17 @@ struct SizedCaptures {
 // a metadata change). Sized from such a reading, its graphs would hold the most calls a graph may,
 // and a screen spent 210 ms a case capturing calls of host work that replay in nothing.
 constexpr double kNoDeviceWorkMs = 1e-4;
+// A replay also takes its own start, about 1.5 us on an H200 and bounded here, which a graph of
+// few calls would otherwise share out as work: 25 calls of sum_backward's view read 0.12 us a
+// call and were then sized to 500 calls and 32 graphs, 0.7 s of capture a case. Below
+// kMinCallsJudged calls a real call's share could hide in the allowance.
+constexpr double kReplayStartMs = 0.005;
+constexpr int kMinCallsJudged = 16;
+
+bool launched_nothing(double replay_ms, int calls) {
+  const double own_start_ms = calls >= kMinCallsJudged ? kReplayStartMs : 0;
+  return (replay_ms - own_start_ms) / calls < kNoDeviceWorkMs;
+}
 
 SizedCaptures capture_sized(const TimerContext& ctx, const Call& before, int estimated_calls) {
   const int asked = std::max(1, ctx.options.graph.captures);
@@ -124,7 +135,7 @@ SizedCaptures capture_sized(const TimerContext& ctx, const Call& before, int est
   out.calls = estimated_calls;
   out.captures = capture_first(ctx, ctx.call, out.calls, asked > 1);
   out.replay_ms = out.captures.graphs.front()->time_replays(1, before).front();
-  out.no_device_work = out.replay_ms / out.calls < kNoDeviceWorkMs;
+  out.no_device_work = launched_nothing(out.replay_ms, out.calls);
   if (ctx.options.cache != CacheState::kCold && out.replay_ms > 0 && !out.no_device_work) {
     const int sized = calls_per_graph(ctx, out.replay_ms / out.calls);
     if (4 * sized > 5 * out.calls || 5 * sized < 4 * out.calls) {
@@ -233,6 +244,7 @@ Measurement measure_graphs(const TimerContext& outer, Captures& captures, int as
   double first_replay_ms = replay_estimate_ms;
   if (!(first_replay_ms > 0)) first_replay_ms = graphs.front()->time_replays(1, before).front();
   GraphSamples taken(calls);
+  const double started_ms = ctx.api.host_now_ms();
   Measurement m = take_measurement(
       ctx, Timer::kGraph, /*repeats=*/1, first_replay_ms,
       [&](int n) {
@@ -244,9 +256,19 @@ Measurement measure_graphs(const TimerContext& outer, Captures& captures, int as
       ctx.options.sampling.policy == SamplePolicy::kAdaptive
           ? NoiseView([&](const std::vector<double>&) { return taken.leveled(); })
           : NoiseView());
+  bool out_of_time = false;
   while (grow && captures_too_spread(ctx, captures, taken.medians())) {
     const size_t had = graphs.size();
     const size_t add = std::min(had, static_cast<size_t>(ctx.options.graph.max_captures) - had);
+    // The adaptive policy's ceiling bounds the growth too: a row of a second a call would
+    // otherwise replay 32 graphs, 40 s for one case of upsample_bicubic2d_aa_backward.
+    const double added_s = static_cast<double>(add) *
+                           static_cast<double>(taken.replays_of_first()) * m.median_ms * calls /
+                           1e3;
+    if ((ctx.api.host_now_ms() - started_ms) / 1e3 + added_s > ctx.options.sampling.max_time_s) {
+      out_of_time = true;
+      break;
+    }
     for (size_t i = 0; i < add && capture_another(ctx, *grow, calls, captures); ++i) {
     }
     if (graphs.size() == had) break;
@@ -258,7 +280,10 @@ Measurement measure_graphs(const TimerContext& outer, Captures& captures, int as
   const int count = static_cast<int>(graphs.size());
   m.graph_captures = count;
   m.capture_ms = captures.capture_ms;
-  if (captures.bounded) m.markers.push_back(captures_bounded_marker(count, std::max(1, asked)));
+  if (captures.bounded) {
+    m.markers.push_back(captures_bounded_marker(count, std::max(1, asked), "memory"));
+  }
+  if (out_of_time) m.markers.push_back(captures_bounded_marker(count, 2 * count, "time"));
   if (count > asked) m.markers.push_back(captures_grown_marker(count, asked));
   if (count > 1 && m.median_ms > 0) {
     const std::vector<double> medians = taken.medians();

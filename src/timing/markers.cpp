@@ -16,8 +16,8 @@ std::string repeat_skipped_marker(int requested, std::string_view reason) {
 
 std::string throttled_marker(int samples) { return fmt::format("throttled={}", samples); }
 
-std::string captures_bounded_marker(int captured, int asked) {
-  return fmt::format("captures_bounded[{}/{},memory]", captured, asked);
+std::string captures_bounded_marker(int captured, int asked, std::string_view reason) {
+  return fmt::format("captures_bounded[{}/{},{}]", captured, asked, reason);
 }
 
 std::string captures_grown_marker(int captured, int asked) {

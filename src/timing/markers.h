@@ -20,9 +20,10 @@ std::string repeat_skipped_marker(int requested, std::string_view reason);
 // How many samples ran below the throttle threshold.
 std::string throttled_marker(int samples);
 
-// The graph timer captured fewer graphs than asked because another would not have fitted in
-// the device's memory.
-std::string captures_bounded_marker(int captured, int asked);
+// The graph timer captured fewer graphs than asked or wanted: another would not have fitted in
+// the device's memory ("memory"), or growing them for their spread would have run past the
+// adaptive policy's time ceiling ("time").
+std::string captures_bounded_marker(int captured, int asked, std::string_view reason);
 
 // The graph timer captured more graphs than asked because the captures' spread left their
 // median less precise than the adaptive policy's target.

@@ -189,6 +189,49 @@ TEST(GraphTimer, CapturesAllAskedWhenMemoryIsPlentyOrUnknown) {
   }
 }
 
+TEST(GraphTimer, AGraphOfFewCallsOfNothingIsNotReadAsWorkFromItsOwnStart) {
+  // Sized from the warmup, 25 calls of a view: the replay's own 3 us start is 0.12 us a call.
+  FakeDeviceApi api;
+  api.call_ms = {0};
+  api.launch_floor_ms = 0.02;
+  api.graph_replay_start_ms = 0.003;
+  MeasureOptions options = test_options();
+  options.graph.captures = 4;
+  Measurement m = measure(api, plan_for(Timer::kGraph), options, [] {});
+  EXPECT_EQ(api.last_calls_per_graph, 25);
+  EXPECT_THAT(m.markers, ::testing::Contains("no_device_work"));
+
+  // Two calls of 1.4 us kernels (a host-heavy op) stay work: too few calls for the allowance.
+  FakeDeviceApi worked;
+  worked.call_ms = {0.0014};
+  worked.launch_floor_ms = 0.25;
+  worked.graph_replay_start_ms = 0.0015;
+  m = measure(worked, plan_for(Timer::kGraph), options, [] {});
+  EXPECT_GT(worked.last_calls_per_graph, 2);  // sized again from the replay
+  EXPECT_THAT(m.markers, ::testing::Not(::testing::Contains("no_device_work")));
+}
+
+TEST(GraphTimer, CapturesGrowOnlyWithinTheAdaptivePolicysTimeCeiling) {
+  // 200 ms calls whose captures spread 1.6% (they would grow to 32 graphs): one round of 8
+  // already takes 1.6 s of the 1 s ceiling.
+  FakeDeviceApi api;
+  api.call_ms = {200};
+  api.capture_offset_ms = {0, 3.2};
+  Measurement m = measure(api, plan_for(Timer::kGraph), adaptive_options(8), [] {});
+  EXPECT_EQ(m.graph_captures, 8);
+  EXPECT_EQ(m.samples_ms.size(), 8u);
+  EXPECT_THAT(m.markers, ::testing::Contains("captures_bounded[8/16,time]"));
+
+  // With room under the ceiling the same spread grows them.
+  FakeDeviceApi room;
+  room.call_ms = {200};
+  room.capture_offset_ms = {0, 3.2};
+  MeasureOptions options = adaptive_options(8);
+  options.sampling.max_time_s = 60;
+  m = measure(room, plan_for(Timer::kGraph), options, [] {});
+  EXPECT_EQ(m.graph_captures, 32);
+}
+
 TEST(GraphTimer, AdaptivePolicyAddsCapturesWhileTheirSpreadLeavesTheMeanImprecise) {
   FakeDeviceApi api;
   api.call_ms = {0.05};
