@@ -3,15 +3,58 @@
 
   python3 bench/screen_profile.py runs/device/NAME [--batch-wall SECONDS]
 
-Each row of results.jsonl carries `phases_ms` (inputs, warmup, capture, measure) and `wall_s`
-(the whole case); ops_status.csv carries each op's wall time in its process or worker. The
-difference between an op's wall and its cases' is the op's own setup (process start or worker
-hand-off, the peaks probe, shape resolution, writing its files).
+Each row of results.jsonl (or of a compact rows.jsonl.gz from bench/compact_rows.py) carries
+`phases_ms` (inputs, warmup, capture, measure) and `wall_s` (the whole case); ops_status.csv
+carries each op's wall time in its process or worker. The difference between an op's wall and its
+cases' is the op's own setup (process start or worker hand-off, the peaks probe, shape
+resolution, writing its files); run.log's `time:` line, where the build writes one, splits the
+part inside the run. Then the ops that took longest, with their phases.
 """
 import csv
+import gzip
 import json
+import re
 import sys
 from pathlib import Path
+
+TOP = 25
+
+TIME_LINE = re.compile(r"time: ([\d.]+) s before the first case \(plan and files ([\d.]+), "
+                       r"device ([\d.]+), peaks and tuner ([\d.]+), op ([\d.]+)\), ([\d.]+) s "
+                       r"in cases, ([\d.]+) s around them")
+
+
+def rows_by_op(root):
+    """{op: [row, ...]} from ops/*/results.jsonl, else from rows.jsonl.gz beside the status."""
+    out = {}
+    files = sorted(root.glob("ops/*/results.jsonl"))
+    if files:
+        for results in files:
+            for line in results.read_text().splitlines():
+                try:
+                    out.setdefault(results.parent.name, []).append(json.loads(line))
+                except json.JSONDecodeError:
+                    continue
+    elif (root / "rows.jsonl.gz").exists():
+        with gzip.open(root / "rows.jsonl.gz", "rt") as f:
+            for line in f:
+                r = json.loads(line)
+                out.setdefault(r.get("op_dir") or r.get("op", "?"), []).append(r)
+    return out
+
+
+def setup_split(root):
+    """Summed parts of run.log's `time:` lines, and how many ops had one."""
+    names = ["before first case", "plan and files", "device", "peaks and tuner", "op",
+             "in cases", "around cases"]
+    sums = [0.0] * len(names)
+    n = 0
+    for log in root.glob("ops/*/run.log"):
+        for m in TIME_LINE.finditer(log.read_text(errors="replace")):
+            n += 1
+            for i, v in enumerate(m.groups()):
+                sums[i] += float(v)
+    return n, dict(zip(names, sums))
 
 
 def main() -> int:
@@ -31,13 +74,12 @@ def main() -> int:
     cases = rows = 0
     case_wall = 0.0
     by_timer = {}
-    for results in sorted(root.glob("ops/*/results.jsonl")):
+    per_op = {}
+    for op, op_rows in sorted(rows_by_op(root).items()):
         seen = set()
-        for line in results.read_text().splitlines():
-            try:
-                r = json.loads(line)
-            except json.JSONDecodeError:
-                continue
+        mine = per_op.setdefault(op, {"cases": 0, "case wall": 0.0, "inputs": 0.0, "warmup": 0.0,
+                                      "capture": 0.0, "sampling": 0.0, "max captures": 0})
+        for r in op_rows:
             rows += 1
             p = r.get("phases_ms") or {}
             key = (json.dumps(r.get("shape")), r.get("size_detail"), r.get("dtype"))
@@ -47,6 +89,10 @@ def main() -> int:
             phases["warmup"] += warm
             phases["capture"] += cap
             phases["sampling"] += max(measure - warm - cap, 0.0)
+            mine["warmup"] += warm
+            mine["capture"] += cap
+            mine["sampling"] += max(measure - warm - cap, 0.0)
+            mine["max captures"] = max(mine["max captures"], r.get("graph_captures") or 0)
             t = r.get("timer_used") or "?"
             by_timer[t] = by_timer.get(t, 0.0) + measure
             if key not in seen:  # the case's wall and inputs are shared by its providers' rows
@@ -54,6 +100,9 @@ def main() -> int:
                 cases += 1
                 case_wall += r.get("wall_s", 0.0)
                 phases["inputs"] += p.get("inputs", 0.0) / 1e3
+                mine["cases"] += 1
+                mine["case wall"] += r.get("wall_s", 0.0)
+                mine["inputs"] += p.get("inputs", 0.0) / 1e3
     measured = sum(v for k, v in phases.items() if k != "case other")
     phases["case other"] = max(case_wall - measured, 0.0)
     total_op = sum(op_wall.values())
@@ -67,6 +116,19 @@ def main() -> int:
         print(f"{name:<34} {s:9.1f} {share:6.1f}% {1e3 * s / max(cases, 1):8.1f}")
     print("measurement wall by timer used: " +
           ", ".join(f"{t} {s:.1f} s" for t, s in sorted(by_timer.items())))
+    n, split = setup_split(root)
+    if n:
+        print(f"run.log time lines: {n} ops; " +
+              ", ".join(f"{k} {v:.1f} s ({1e3 * v / n:.0f} ms/op)" for k, v in split.items()))
+    top = sorted(((w, op) for op, w in op_wall.items()), reverse=True)[:int(TOP)]
+    print(f"\n{'slowest ops':<44} {'wall s':>7} {'cases':>5} {'inputs':>7} {'warmup':>7} "
+          f"{'capture':>7} {'sampling':>8} {'setup':>6} {'graphs':>6}")
+    for w, op in top:
+        m = per_op.get(op, {})
+        setup = w - m.get("case wall", 0.0)
+        print(f"{op:<44} {w:7.1f} {m.get('cases', 0):5d} {m.get('inputs', 0):7.1f} "
+              f"{m.get('warmup', 0):7.1f} {m.get('capture', 0):7.1f} {m.get('sampling', 0):8.1f} "
+              f"{setup:6.1f} {m.get('max captures', 0):6d}")
     return 0
 
 

@@ -14,13 +14,20 @@ namespace caliber {
 
 int RunSession::run(RunIdentity identity, const std::string& banner,
                     std::chrono::steady_clock::time_point started) {
+  using Clock = std::chrono::steady_clock;
+  auto seconds = [](Clock::time_point from, Clock::time_point to) {
+    return std::chrono::duration<double>(to - from).count();
+  };
   const RunConfig& c = config_;
+  const Clock::time_point begun = Clock::now();
   each_sink([&](RunSink& s) { s.begin(identity, banner); });
 
   DeviceContext device(*c.backend, c.device_index, c.device, c.generic_device_api);
+  const Clock::time_point opened = Clock::now();
   device.load_or_measure_peaks(c.peaks_file);
   // After the peaks: their 8192^3 probe product must not enter the tuner's records.
   device.configure_gemm_tuner(c.tuner, c.tuner_file);
+  const Clock::time_point tuned = Clock::now();
 
   CaseRunner::Setup setup;
   setup.plan = c.timers;
@@ -28,6 +35,8 @@ int RunSession::run(RunIdentity identity, const std::string& banner,
   setup.state_dir = c.state_dir;
   setup.candidate = candidate_;
   CaseRunner runner(*c.op, device, setup);
+  const Clock::time_point ready = Clock::now();
+  double in_cases_s = 0;
 
   const size_t total = c.dtypes.size() * c.case_indices.size();
   size_t done = 0;
@@ -42,6 +51,7 @@ int RunSession::run(RunIdentity identity, const std::string& banner,
                                shape.label()));
       });
       std::vector<ResultRow> rows;
+      const Clock::time_point case_start = Clock::now();
       try {
         rows = runner.run_case(shape, dtype, c.shapes.shape_desc);
       } catch (const Error& e) {
@@ -53,6 +63,7 @@ int RunSession::run(RunIdentity identity, const std::string& banner,
         rows.push_back(row);
         end.fatal = e.what();
       }
+      in_cases_s += seconds(case_start, Clock::now());
       each_sink([&](RunSink& s) { s.case_rows(rows); });
       for (const auto& row : rows) {
         ++end.rows;
@@ -74,7 +85,8 @@ int RunSession::run(RunIdentity identity, const std::string& banner,
     end.exit_code = 1;
   }
   identity.end_time = utc_now_iso8601();
-  end.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  const Clock::time_point finished = Clock::now();
+  end.wall_s = seconds(started, finished);
   // A worker runs op after op in one process: these figures, op by op, show whether a sweep
   // grows host or device memory.
   const DeviceMemoryUse held = device.memory_in_use();
@@ -84,12 +96,20 @@ int RunSession::run(RunIdentity identity, const std::string& banner,
   end.text = fmt::format(
       "caliber run end {}: {} rows, {} failed, wall {:.1f} s, exit {}{}\n"
       "  memory after the run: host rss {:.1f} MiB, device allocated {:.1f} MiB, reserved {:.1f} "
-      "MiB (pid {})\n  artifacts: {}\n",
+      "MiB (pid {})\n"
+      // Where an op's time goes besides its cases: a screen of a thousand ops pays it a thousand
+      // times.
+      "  time: {:.3f} s before the first case (plan and files {:.3f}, device {:.3f}, peaks and "
+      "tuner {:.3f}, op {:.3f}), {:.3f} s in cases, {:.3f} s around them\n"
+      "  artifacts: {}\n",
       identity.end_time, end.rows, end.failed, end.wall_s, end.exit_code,
       end.fatal.empty() ? "" : "  DEVICE FATAL: " + error_summary(end.fatal),
       static_cast<double>(end.host_rss_bytes) / kMiB,
       static_cast<double>(end.device_allocated_bytes) / kMiB,
-      static_cast<double>(end.device_reserved_bytes) / kMiB, getpid(), c.artifacts.string());
+      static_cast<double>(end.device_reserved_bytes) / kMiB, getpid(), seconds(started, ready),
+      seconds(started, begun), seconds(begun, opened), seconds(opened, tuned),
+      seconds(tuned, ready), in_cases_s, seconds(ready, finished) - in_cases_s,
+      c.artifacts.string());
   each_sink([&](RunSink& s) { s.end(identity, end); });
   return end.exit_code;
 }

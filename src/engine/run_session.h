@@ -50,7 +50,7 @@ class RunSession {
       : config_(config), candidate_(candidate), sinks_(std::move(sinks)) {}
 
   // `identity` is complete but for its end time, which the session sets; the end banner's wall
-  // time counts from `started` (the candidate's import included).
+  // time counts from `started` (the plan and the candidate's import included).
   int run(RunIdentity identity, const std::string& banner,
           std::chrono::steady_clock::time_point started);
 

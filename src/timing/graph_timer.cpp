@@ -110,7 +110,24 @@ struct SizedCaptures {
   int calls = 0;
   double replay_ms = 0;  // one replay of a graph of `calls` calls, measured or scaled from one
   bool no_device_work = false;
+  int asked = 1;              // the captures wanted, after the ceiling below
+  bool time_bounded = false;  // fewer than `captures`: one round of them would pass the ceiling
 };
+
+// Under the adaptive policy one round of the captures, one replay each, may not pass the policy's
+// time ceiling on its own, as long as a verdict keeps the samples it needs: rows of a second a
+// call replayed 8 graphs at least, 8 s a case. Captures of calls that long differ by a few 0.1%
+// at most (0.08% median in the 321-op screen for rows of 10-100 ms), far inside what fewer of
+// them can still average.
+constexpr int kMinCapturesForVerdict = 5;  // compare's --min-samples default
+
+int captures_within_ceiling(const TimerContext& ctx, double replay_ms, int asked) {
+  if (ctx.options.sampling.policy != SamplePolicy::kAdaptive || !(replay_ms > 0)) return asked;
+  const double ceiling_ms = ctx.options.sampling.max_time_s * 1e3;
+  if (asked * replay_ms <= ceiling_ms) return asked;
+  const int fitting = static_cast<int>(ceiling_ms / replay_ms);
+  return std::min(asked, std::max(kMinCapturesForVerdict, fitting));
+}
 
 // A kernel, memset or copy node takes on the order of a microsecond of a replay on the devices
 // caliber runs on; a call whose share is a tenth of that launched none (an allocation, a view,
@@ -147,7 +164,9 @@ SizedCaptures capture_sized(const TimerContext& ctx, const Call& before, int est
       out.calls = sized;
     }
   }
-  while (static_cast<int>(out.captures.graphs.size()) < asked &&
+  out.asked = captures_within_ceiling(ctx, out.replay_ms, asked);
+  out.time_bounded = out.asked < asked;
+  while (static_cast<int>(out.captures.graphs.size()) < out.asked &&
          capture_another(ctx, ctx.call, out.calls, out.captures)) {
   }
   return out;
@@ -230,11 +249,12 @@ bool captures_too_spread(const TimerContext& ctx, const Captures& captures,
 // A call without device work is not sampled past the floor: its reading is nothing.
 Measurement measure_graphs(const TimerContext& outer, Captures& captures, int asked, int calls,
                            const Call& before, const Call* grow, double replay_estimate_ms,
-                           bool no_device_work = false) {
+                           bool no_device_work = false, bool one_round = false) {
   Graphs& graphs = captures.graphs;
   MeasureOptions options = outer.options;
   const int round = static_cast<int>(graphs.size());
-  options.sampling.min_samples = std::max(round, options.sampling.min_samples / round * round);
+  options.sampling.min_samples =
+      one_round ? round : std::max(round, options.sampling.min_samples / round * round);
   if (no_device_work && options.sampling.policy == SamplePolicy::kAdaptive) {
     options.sampling.noise_target = std::numeric_limits<double>::infinity();
   }
@@ -297,7 +317,7 @@ Measurement measure_graphs(const TimerContext& outer, Captures& captures, int as
 // the undelayed median, so each call is `selftest_delay` of its own time slower. One delay node
 // per graph rather than per call keeps its launch cost spread over every call of the replay.
 Measurement measure_delayed(const TimerContext& ctx, const Measurement& undelayed, int calls,
-                            const Call& before) {
+                            const Call& before, bool one_round) {
   const double delay_us = ctx.options.selftest_delay * undelayed.median_ms * 1e3;
   const Call& call = ctx.call;
   DeviceApi& api = ctx.api;
@@ -309,7 +329,8 @@ Measurement measure_delayed(const TimerContext& ctx, const Measurement& undelaye
   const int asked = std::max(1, undelayed.graph_captures);
   Captures captures = capture_all(ctx, delayed, 1, asked);
   Measurement m = measure_graphs(ctx, captures, asked, calls, before, nullptr,
-                                 (undelayed.median_ms * 1e3 + delay_us) * calls / 1e3);
+                                 (undelayed.median_ms * 1e3 + delay_us) * calls / 1e3,
+                                 /*no_device_work=*/false, one_round);
   m.selftest_delay_us = delay_us;
   if (undelayed.median_ms > 0) m.selftest_slowdown = m.median_ms / undelayed.median_ms - 1;
   return m;
@@ -341,16 +362,24 @@ TimerResult time_graph(const TimerContext& ctx) {
   const int calls = sized.calls;
   Captures& captures = sized.captures;
   try {
-    // Captures of nothing cannot spread for any reason worth more graphs.
-    Measurement m = measure_graphs(ctx, captures, ctx.options.graph.captures, calls, before,
-                                   sized.no_device_work ? nullptr : &ctx.call, sized.replay_ms,
-                                   sized.no_device_work);
+    // Captures of nothing cannot spread for any reason worth more graphs. A time-bounded set is
+    // sampled one round deep and not grown: a second round or more graphs would pass the ceiling
+    // the set was cut to.
+    Measurement m = measure_graphs(ctx, captures, sized.asked, calls, before,
+                                   sized.no_device_work || sized.time_bounded ? nullptr : &ctx.call,
+                                   sized.replay_ms, sized.no_device_work, sized.time_bounded);
     const double capture_ms = m.capture_ms;
-    if (ctx.options.selftest_delay > 0) m = measure_delayed(ctx, m, calls, before);
+    if (ctx.options.selftest_delay > 0) {
+      m = measure_delayed(ctx, m, calls, before, sized.time_bounded);
+    }
     record_warmup(warmup, m);
     m.capture_ms = capture_ms;
     m.calls_per_sample = calls;
     if (sized.no_device_work) m.markers.push_back(no_device_work_marker());
+    if (sized.time_bounded) {
+      m.markers.push_back(captures_bounded_marker(static_cast<int>(captures.graphs.size()),
+                                                  std::max(1, ctx.options.graph.captures), "time"));
+    }
     return TimerResult::measured(std::move(m));
   } catch (const DeviceError& e) {
     return graph_failure_verdict(ctx, e.phase(), e);  // a capture that grew the set failed

@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -178,6 +179,19 @@ TEST_F(RunCommand, WritesEveryArtifactAndEachParses) {
   EXPECT_THAT(log, HasSubstr("timer: host"));
   EXPECT_THAT(log, HasSubstr("caliber run end"));
   EXPECT_THAT(log, HasSubstr("6 rows, 0 failed"));
+  // Where the op's time went (bench/screen_profile.py reads this line): the parts before the
+  // first case add up to it, and the cases took time.
+  std::smatch time;
+  ASSERT_TRUE(std::regex_search(
+      log, time,
+      std::regex(R"(time: ([\d.]+) s before the first case \(plan and files ([\d.]+), device )"
+                 R"(([\d.]+), peaks and tuner ([\d.]+), op ([\d.]+)\), ([\d.]+) s in cases, )"
+                 R"(([\d.]+) s around them)")))
+      << log;
+  double parts = 0;
+  for (int i = 2; i <= 5; ++i) parts += std::stod(time[i]);
+  EXPECT_NEAR(std::stod(time[1]), parts, 0.003);  // each rounded to 1 ms
+  EXPECT_GT(std::stod(time[6]), 0);
 }
 
 TEST_F(RunCommand, FoldsAnArgumentThatIsTheSameInEveryRowIntoALegend) {

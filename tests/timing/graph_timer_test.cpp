@@ -1,5 +1,6 @@
 #include "timing/graph_timer.h"
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -212,11 +213,11 @@ TEST(GraphTimer, AGraphOfFewCallsOfNothingIsNotReadAsWorkFromItsOwnStart) {
 }
 
 TEST(GraphTimer, CapturesGrowOnlyWithinTheAdaptivePolicysTimeCeiling) {
-  // 200 ms calls whose captures spread 1.6% (they would grow to 32 graphs): one round of 8
-  // already takes 1.6 s of the 1 s ceiling.
+  // 100 ms calls whose captures spread 1.6% (they would grow to 32 graphs): one round of 8 fits
+  // the 1 s ceiling, a second set of 8 would not.
   FakeDeviceApi api;
-  api.call_ms = {200};
-  api.capture_offset_ms = {0, 3.2};
+  api.call_ms = {100};
+  api.capture_offset_ms = {0, 1.6};
   Measurement m = measure(api, plan_for(Timer::kGraph), adaptive_options(8), [] {});
   EXPECT_EQ(m.graph_captures, 8);
   EXPECT_EQ(m.samples_ms.size(), 8u);
@@ -224,12 +225,40 @@ TEST(GraphTimer, CapturesGrowOnlyWithinTheAdaptivePolicysTimeCeiling) {
 
   // With room under the ceiling the same spread grows them.
   FakeDeviceApi room;
-  room.call_ms = {200};
-  room.capture_offset_ms = {0, 3.2};
+  room.call_ms = {100};
+  room.capture_offset_ms = {0, 1.6};
   MeasureOptions options = adaptive_options(8);
   options.sampling.max_time_s = 60;
   m = measure(room, plan_for(Timer::kGraph), options, [] {});
   EXPECT_EQ(m.graph_captures, 32);
+}
+
+TEST(GraphTimer, CallsTooLongForOneRoundUnderTheCeilingTakeFewerCapturesOnce) {
+  // One round of 8 graphs of one call would take 8 x 200 ms against the 1 s ceiling: 5 captures
+  // (what fits, and the samples a verdict needs), one replay each, never grown.
+  for (auto [call_ms, captures] : {std::pair{200.0, 5}, {1000.0, 5}, {110.0, 8}, {150.0, 6}}) {
+    FakeDeviceApi api;
+    api.call_ms = {call_ms};
+    api.capture_offset_ms = {0, call_ms * 0.016};  // a spread that would otherwise grow them
+    Measurement m = measure(api, plan_for(Timer::kGraph), adaptive_options(8), [] {});
+    EXPECT_EQ(m.graph_captures, captures) << call_ms << " ms";
+    EXPECT_EQ(api.captures, captures) << call_ms << " ms";
+    EXPECT_EQ(m.calls_per_sample, 1);
+    if (captures < 8) {
+      EXPECT_EQ(m.samples_ms.size(), static_cast<size_t>(captures)) << call_ms << " ms";
+      EXPECT_THAT(m.markers,
+                  ::testing::Contains(fmt::format("captures_bounded[{}/8,time]", captures)));
+    } else {
+      EXPECT_THAT(m.markers, ::testing::Not(::testing::Contains("captures_bounded[8/8,time]")));
+    }
+  }
+  // The fixed policy keeps its count whatever a call costs.
+  FakeDeviceApi fixed;
+  fixed.call_ms = {200};
+  MeasureOptions options = test_options();
+  options.graph.captures = 8;
+  Measurement m = measure(fixed, plan_for(Timer::kGraph), options, [] {});
+  EXPECT_EQ(m.graph_captures, 8);
 }
 
 TEST(GraphTimer, AdaptivePolicyAddsCapturesWhileTheirSpreadLeavesTheMeanImprecise) {

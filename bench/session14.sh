@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# The fourteenth session's device calls on one H200 (issue 19): the whole corpus with caliber
+# batch's default flags, one screen resumed over calls until done. One argument per call; calls
+# after the first need its build on a machine still warm (else: build again first, CALIBER_BUILD=1).
+#   DEADLINE_S=590 bash bench/session14.sh call1   # build, then screen `wc` until the deadline
+#   DEADLINE_S=590 bash bench/session14.sh resume  # the same batch command again: it goes on
+#                                                  # where it stopped, until done or the deadline
+#   DEADLINE_S=590 bash bench/session14.sh power   # bench/screen_ops/power14.txt: a default
+#                                                  # screen pa, the 5% and 2% selftest screens,
+#                                                  # each judged against pa with --confirm
+# Every call packs what the screen holds so far: status, batch.log, run.log and identities of
+# every op, and the rows without samples (bench/compact_rows.py), with the profile.
+set -uo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+final=${OUT:-$here/bench/out}
+mkdir -p "$final"
+start=$(date +%s)
+left() { echo $((${DEADLINE_S:-590} - ($(date +%s) - start))); }
+caliber=$here/.device_build/caliber
+screens=$here/runs/device
+name=${NAME:-wc}
+say() { echo "== $* (at $(($(date +%s) - start)) s, $(left) s left)"; }
+
+build() {
+  say "build"
+  OUT=$final/build DEADLINE_S=$(left) bash "$here/bench/device.sh" devices >"$final/build.txt" 2>&1
+  local rc=$?
+  tail -5 "$final/build.txt"
+  tar -czf "$final/build.tgz" -C "$final" build && rm -rf "$final/build"
+  [ -x "$caliber" ] || { echo "no caliber build"; exit 1; }
+  return $rc
+}
+
+screen() {  # screen SECONDS: caliber batch with its default flags over the whole corpus
+  say "batch $name (limit $1 s)"
+  local t0; t0=$(date +%s%N)
+  timeout -s INT "$1" "$caliber" batch --devices 0 --no-progress --out "$screens/$name" \
+    >"$final/batch_${name}_$(date +%H%M%S).txt" 2>&1
+  echo "batch rc=$? wall=$((($(date +%s%N) - t0) / 1000000)) ms" | tee -a "$final/walls.txt"
+  tail -2 "$screens/$name/batch.log"
+}
+
+pack() {
+  say "pack"
+  python3 "$here/bench/compact_rows.py" "$screens/$name"
+  python3 "$here/bench/screen_profile.py" "$screens/$name" | tee "$final/profile_$name.txt" | head -45
+  awk -F, 'NR>1{print $2}' "$screens/$name/ops_status.csv" | sort | uniq -c
+  (cd "$screens" && find "$name" -maxdepth 3 \( -name ops_status.csv -o -name batch.log \
+    -o -name run.log -o -name run_identity.json -o -name 'attempt-*.log' -o -name rows.jsonl.gz \
+    \) -print0 | tar -czf "$final/$name.tgz" --null -T -)
+  ls -la "$final"
+}
+
+power() {
+  local ops=$here/bench/screen_ops/power14.txt work=$screens/power
+  rm -rf "$work" && mkdir -p "$work"
+  for spec in "pa:" "p5:--selftest-delay 0.05" "p2:--selftest-delay 0.02"; do
+    local n=${spec%%:*} args=${spec#*:}
+    say "screen $n $args"
+    # shellcheck disable=SC2086
+    timeout -s INT "$(($(left) - 60))" "$caliber" batch --devices 0 --ops-file "$ops" \
+      --no-progress $args --out "$work/$n" >"$final/power_batch_$n.txt" 2>&1
+    tail -1 "$final/power_batch_$n.txt"
+  done
+  for b in p5 p2; do
+    say "compare pa $b --confirm"
+    "$caliber" compare "$work/pa" "$work/$b" --calibration none --allow-mismatch selftest_delay \
+      -o "$work/plain_$b" >"$final/power_plain_$b.txt" 2>&1
+    # p2's pass gets what is left; p5's half of it.
+    local budget=$(($(left) - 40))
+    [ $b = p5 ] && budget=$((budget / 2))
+    "$caliber" compare "$work/pa" "$work/$b" --calibration none --allow-mismatch selftest_delay \
+      --confirm --confirm-deadline-s "$budget" -o "$work/confirm_$b" 2>&1 |
+      grep -v "CUDA Graph is empty" >"$final/power_confirm_$b.txt"
+    grep -E "rows:|confirmation|FAST|SLOW" "$final/power_confirm_$b.txt" | head -8
+  done
+  (cd "$work" && find . -maxdepth 4 \( -name results.jsonl -o -name run_identity.json \
+    -o -name ops_status.csv -o -name 'compare.*' -o -name confirmations.jsonl \) -print0 |
+    tar -czf "$final/power14.tgz" --null -T -)
+}
+
+case ${1:-} in
+  call1)
+    build
+    rm -rf "${screens:?}/$name"
+    screen $(($(left) - 45))
+    pack ;;
+  resume)
+    [ -n "${CALIBER_BUILD:-}" ] && build
+    screen $(($(left) - 45))
+    pack ;;
+  power)
+    [ -n "${CALIBER_BUILD:-}" ] && build
+    power ;;
+  *)
+    echo "usage: $0 call1|resume|power" >&2
+    exit 2 ;;
+esac
