@@ -10,6 +10,7 @@
 #include "timing/failure_verdicts.h"
 #include "timing/markers.h"
 #include "timing/sampler.h"
+#include "timing/stopping_rule.h"
 
 namespace caliber {
 namespace {
@@ -119,14 +120,13 @@ struct SizedCaptures {
 // call replayed 8 graphs at least, 8 s a case. Captures of calls that long differ by a few 0.1%
 // at most (0.08% median in the 321-op screen for rows of 10-100 ms), far inside what fewer of
 // them can still average.
-constexpr int kMinCapturesForVerdict = 5;  // compare's --min-samples default
 
 int captures_within_ceiling(const TimerContext& ctx, double replay_ms, int asked) {
   if (ctx.options.sampling.policy != SamplePolicy::kAdaptive || !(replay_ms > 0)) return asked;
   const double ceiling_ms = ctx.options.sampling.max_time_s * 1e3;
   if (asked * replay_ms <= ceiling_ms) return asked;
   const int fitting = static_cast<int>(ceiling_ms / replay_ms);
-  return std::min(asked, std::max(kMinCapturesForVerdict, fitting));
+  return std::min(asked, std::max(StoppingRule::kFewestSamples, fitting));
 }
 
 // A kernel, memset or copy node takes on the order of a microsecond of a replay on the devices
@@ -160,8 +160,12 @@ SizedCaptures capture_sized(const TimerContext& ctx, const Call& before, int est
       out.captures.graphs.clear();  // its memory goes back before the footprint is read again
       out.captures = capture_first(ctx, ctx.call, sized, asked > 1);
       out.captures.capture_ms += capture_ms;
-      out.replay_ms *= static_cast<double>(sized) / out.calls;
       out.calls = sized;
+      // Read again, not scaled: a view's first replay can be mostly the replay's own start
+      // (sum_backward and unsqueeze_ read 0.0000 ms a call at 500 calls, after a first replay of
+      // more than the allowance), and the graph it was resized to shows that it launches nothing.
+      out.replay_ms = out.captures.graphs.front()->time_replays(1, before).front();
+      out.no_device_work = launched_nothing(out.replay_ms, out.calls);
     }
   }
   out.asked = captures_within_ceiling(ctx, out.replay_ms, asked);
@@ -277,15 +281,20 @@ Measurement measure_graphs(const TimerContext& outer, Captures& captures, int as
           ? NoiseView([&](const std::vector<double>&) { return taken.leveled(); })
           : NoiseView());
   bool out_of_time = false;
+  const double first_captures_ms = captures.capture_ms;
   while (grow && captures_too_spread(ctx, captures, taken.medians())) {
     const size_t had = graphs.size();
     const size_t add = std::min(had, static_cast<size_t>(ctx.options.graph.max_captures) - had);
-    // The adaptive policy's ceiling bounds the growth too: a row of a second a call would
-    // otherwise replay 32 graphs, 40 s for one case of upsample_bicubic2d_aa_backward.
-    const double added_s = static_cast<double>(add) *
-                           static_cast<double>(taken.replays_of_first()) * m.median_ms * calls /
-                           1e3;
-    if ((ctx.api.host_now_ms() - started_ms) / 1e3 + added_s > ctx.options.sampling.max_time_s) {
+    // The adaptive policy's ceiling bounds the growth too, the graphs' capture included: a row
+    // of a second a call would otherwise replay 32 graphs, 40 s for one case of
+    // upsample_bicubic2d_aa_backward, and chunk_cat's 4.5 us rows captured 32 graphs in 0.7-1.2 s.
+    const double capture_each_ms = captures.capture_ms / static_cast<double>(had);
+    const double added_s =
+        static_cast<double>(add) *
+        (static_cast<double>(taken.replays_of_first()) * m.median_ms * calls + capture_each_ms) /
+        1e3;
+    const double spent_s = (first_captures_ms + ctx.api.host_now_ms() - started_ms) / 1e3;
+    if (spent_s + added_s > ctx.options.sampling.max_time_s) {
       out_of_time = true;
       break;
     }

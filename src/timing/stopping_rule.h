@@ -32,6 +32,13 @@ class StoppingRule {
   static constexpr double kBatchSeconds = 0.01;
   static constexpr int kMaxSamples = 100000;
   static constexpr int kSamplesWhenFree = 1000;
+  // The fewest samples a verdict takes: compare's --min-samples default. The adaptive floor goes
+  // no lower when a sample is too long for min_samples of them inside max_time_s.
+  static constexpr int kFewestSamples = 5;
+
+  // Under the adaptive policy: min_samples, or what fits in max_time_s when that is fewer, but
+  // never under kFewestSamples (nor over min_samples).
+  int floor_samples(double sample_cost_ms) const;
 
  private:
   int next_fixed_batch(int have, double sample_cost_ms) const;

@@ -8,6 +8,15 @@
 
 namespace caliber {
 
+namespace {
+
+// A call this long is warm after two: the first takes what a first call does (JIT, autotuning,
+// lazy loading), the second reads the time; a third adds its time (up to a second a row in the
+// whole-corpus screen) and nothing that the timer's own sizing does not measure again.
+constexpr double kLongCallMs = 50;
+
+}  // namespace
+
 Warmup warm_up(DeviceApi& api, const Call& call, int min_calls, double min_ms,
                const Call& before_each) {
   constexpr int kLargestChunk = 1024;
@@ -26,7 +35,10 @@ Warmup warm_up(DeviceApi& api, const Call& call, int min_calls, double min_ms,
     // took 10 ms a case on average); the next chunk asks only for what the last one's pace says
     // is left.
     const double pace_ms = (now - chunk_start) / chunk;
+    if (pace_ms >= kLongCallMs && warmup.calls >= 2 && warmup.elapsed_ms >= min_ms) break;
     int wanted = std::max(min_calls - warmup.calls, 1);
+    // One long call at a time, so that the warmup can stop after the second.
+    if (pace_ms >= kLongCallMs) wanted = 1;
     if (pace_ms > 0 && warmup.elapsed_ms < min_ms) {
       wanted =
           std::max(wanted, static_cast<int>(std::ceil((min_ms - warmup.elapsed_ms) / pace_ms)));

@@ -28,6 +28,7 @@ class FakeDeviceApi : public DeviceApi {
   double graph_launch_gap_ms = 0.05;
   // What a replay takes on the device besides its calls (its own start).
   double graph_replay_start_ms = 0;
+  double capture_host_ms_per_call = 0;  // host time a capture takes per captured call
   // An op shorter than its launch: each call timed on its own reads at least this (graph replays
   // do not).
   double launch_floor_ms = 0;
@@ -116,6 +117,7 @@ class FakeDeviceApi : public DeviceApi {
     counted_calls_ = 0;
     captured_delay_ms_ = 0;
     for (int i = 0; i < calls_per_graph; ++i) call();
+    now_ms_ += capture_host_ms_per_call * calls_per_graph;
     capturing_ = false;
     if (capture_error) throw *capture_error;
     // A timer that bundles several op calls into one captured call (the selftest delay) is

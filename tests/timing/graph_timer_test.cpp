@@ -212,6 +212,17 @@ TEST(GraphTimer, AGraphOfFewCallsOfNothingIsNotReadAsWorkFromItsOwnStart) {
   EXPECT_THAT(m.markers, ::testing::Not(::testing::Contains("no_device_work")));
 }
 
+TEST(GraphTimer, AViewIsReadAgainAtTheSizeItsFirstReplayGaveIt) {
+  // A replay's own start of 10 us, over the 5 us allowance: 50 calls of a view read 0.1 us a
+  // call, not nothing, and are sized to 500; the replay of those 500 shows no device work.
+  FakeDeviceApi api = launch_bound({0});
+  api.graph_replay_start_ms = 0.01;
+  Measurement m = measure(api, plan_for(Timer::kGraph), adaptive_options(8), [] {});
+  EXPECT_EQ(api.last_calls_per_graph, 500);
+  EXPECT_THAT(m.markers, ::testing::Contains("no_device_work"));
+  EXPECT_EQ(m.graph_captures, 8);      // never grown
+}
+
 TEST(GraphTimer, CapturesGrowOnlyWithinTheAdaptivePolicysTimeCeiling) {
   // 100 ms calls whose captures spread 1.6% (they would grow to 32 graphs): one round of 8 fits
   // the 1 s ceiling, a second set of 8 would not.
@@ -231,6 +242,20 @@ TEST(GraphTimer, CapturesGrowOnlyWithinTheAdaptivePolicysTimeCeiling) {
   options.sampling.max_time_s = 60;
   m = measure(room, plan_for(Timer::kGraph), options, [] {});
   EXPECT_EQ(m.graph_captures, 32);
+}
+
+TEST(GraphTimer, TheCeilingOnGrowthCountsTheCapturesTime) {
+  // 50 us calls whose captures spread 1.6% (they would grow to 32 graphs), 5 calls a graph, each
+  // graph 60 ms to capture: 8 graphs took 0.48 s, 8 more fit under the 1 s ceiling, 16 more not.
+  FakeDeviceApi api;
+  api.call_ms = {0.05};
+  api.capture_offset_ms = {0, 0.0008};
+  api.capture_host_ms_per_call = 12;
+  Measurement m = measure(api, plan_for(Timer::kGraph), adaptive_options(8), [] {});
+  EXPECT_EQ(m.calls_per_sample, 5);
+  EXPECT_EQ(m.graph_captures, 16);
+  EXPECT_THAT(m.markers, ::testing::Contains("captures_bounded[16/32,time]"));
+  // Captures that cost nothing grow to 32 (AdaptivePolicyAddsCapturesWhile... below).
 }
 
 TEST(GraphTimer, CallsTooLongForOneRoundUnderTheCeilingTakeFewerCapturesOnce) {

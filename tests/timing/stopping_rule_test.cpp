@@ -73,5 +73,34 @@ TEST(StoppingRule, AdaptiveNeverPlansPastMaxTime) {
   EXPECT_EQ(StoppingRule(adaptive()).next_batch(noisy, 0.995, 0.5), 10);
 }
 
+TEST(StoppingRule, AdaptiveFloorGivesWayToTheCeilingDownToWhatAVerdictNeeds) {
+  StoppingRule rule(adaptive());
+  // 10 samples of 100 ms fit the 1 s ceiling; of 150 ms, 6 do; of 900 ms, none but the floor's
+  // least, 5.
+  EXPECT_EQ(rule.next_batch({}, 0, 100.0), 10);
+  EXPECT_EQ(rule.next_batch({}, 0, 150.0), 6);
+  EXPECT_EQ(rule.next_batch({}, 0, 900.0), StoppingRule::kFewestSamples);
+  // Those 5 quiet samples are enough: the 4.5 s they took is past the ceiling anyway, and the
+  // floor does not ask for more.
+  std::vector<double> five(5, 900.0);
+  EXPECT_EQ(rule.next_batch(five, 4.5, 900.0), 0);
+  // The fixed policy's count is not the floor's.
+  SamplingSettings fixed;
+  fixed.rep_ms = 100;
+  EXPECT_EQ(StoppingRule(fixed).next_batch({}, 0, 900.0), 1);
+  // A floor already at or under the least stays as asked.
+  SamplingSettings three = adaptive();
+  three.min_samples = 3;
+  EXPECT_EQ(StoppingRule(three).next_batch({}, 0, 900.0), 3);
+}
+
+TEST(StoppingRule, AQuietBoundedFloorStopsOnceItsSamplesAreIn) {
+  // Four samples of 300 ms in 1.2 s: past the ceiling, so done whatever the floor (5 here).
+  StoppingRule rule(adaptive());
+  EXPECT_EQ(rule.next_batch(std::vector<double>(4, 300.0), 1.2, 300.0), 0);
+  // Five samples of 150 ms took 0.75 s: under the ceiling, and 6 fit, so one more.
+  EXPECT_EQ(rule.next_batch(std::vector<double>(5, 150.0), 0.75, 150.0), 1);
+}
+
 }  // namespace
 }  // namespace caliber

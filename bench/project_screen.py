@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""What a screen's rows say rules would save, replayed over their phases: a projection, not a
+measurement (the rows were taken under the rules of their own build).
+
+  python3 bench/project_screen.py DIR    # DIR: a batch directory, or one with rows.jsonl.gz
+
+Rules (each as docs/measurement.md states it):
+  growth  the adaptive growth ceiling counts the captures' host time: graphs double from 8 only
+          while the row's captures and replays so far, plus the doubling's, stay within 1 s
+  views   rows reading under 0.01 ns a call without `no_device_work`: judged again at their
+          resized graph, they would be marked and stop at the floor (their wall is counted saved)
+  floor   non-graph rows whose 10 floor samples pass 1 s take max(5, what fits) samples
+  warmup  rows of 50 ms a call or more warm up with 2 calls, not 3
+Savings overlap where a row is under two rules (views and growth share rows); the total counts
+each row once, at the larger of its savings.
+"""
+import csv
+import gzip
+import json
+import sys
+from pathlib import Path
+
+CEILING_MS = 1000.0
+
+
+def load_rows(root):
+    if (root / "rows.jsonl.gz").exists():
+        with gzip.open(root / "rows.jsonl.gz", "rt") as f:
+            return [json.loads(line) for line in f]
+    rows = []
+    for results in sorted(root.glob("ops/*/results.jsonl")):
+        for line in results.read_text().splitlines():
+            row = json.loads(line)
+            row["op_dir"] = results.parent.name
+            rows.append(row)
+    return rows
+
+
+def growth_saving_ms(r):
+    n_final = r.get("graph_captures") or 0
+    if r.get("timer_used") != "graph" or n_final <= 8:
+        return 0.0
+    if not any(m.startswith("captures_grown") for m in r.get("markers") or []):
+        return 0.0
+    p = r.get("phases_ms") or {}
+    capture = p.get("capture", 0.0)
+    sampling = max(p.get("measure", 0.0) - p.get("warmup", 0.0) - capture, 0.0)
+    per_graph = capture / n_final + sampling / n_final
+    n, spent = 8, 8 * per_graph
+    while n < n_final and spent + n * per_graph <= CEILING_MS:
+        spent += n * per_graph
+        n *= 2
+    return (n_final - n) * per_graph if n < n_final else 0.0
+
+
+def views_saving_ms(r):
+    if r.get("timer_used") != "graph" or "no_device_work" in (r.get("markers") or []):
+        return 0.0
+    if (r.get("median_ms") or 1.0) >= 1e-5:
+        return 0.0
+    return 1e3 * r.get("wall_s", 0.0)
+
+
+def floor_saving_ms(r):
+    median = r.get("median_ms") or 0.0
+    if r.get("timer_used") == "graph" or r.get("policy") != "adaptive" or median <= 0:
+        return 0.0
+    have = r.get("sample_count") or 0
+    if have * median <= CEILING_MS or have <= 5:
+        return 0.0
+    keep = max(5, int(CEILING_MS / median))
+    return max(have - keep, 0) * median if 10 * median > CEILING_MS else 0.0
+
+
+def warmup_saving_ms(r):
+    median = r.get("median_ms") or 0.0
+    calls = r.get("warmup_calls") or 0
+    return median if median >= 50 and calls >= 3 else 0.0
+
+
+def main() -> int:
+    if len(sys.argv) != 2:
+        print(__doc__)
+        return 2
+    root = Path(sys.argv[1])
+    rows = load_rows(root)
+    ok = None
+    if (root / "ops_status.csv").exists():
+        with open(root / "ops_status.csv", newline="") as f:
+            ok = {r["op"] for r in csv.DictReader(f) if r["status"] == "ok"}
+    if ok is not None:
+        rows = [r for r in rows if r.get("op_dir", r.get("op")) in ok]
+    rules = {"growth": growth_saving_ms, "views": views_saving_ms, "floor": floor_saving_ms,
+             "warmup": warmup_saving_ms}
+    total = {name: 0.0 for name in rules}
+    counted = {name: 0 for name in rules}
+    once = 0.0
+    for r in rows:
+        savings = {name: rule(r) for name, rule in rules.items()}
+        for name, ms in savings.items():
+            if ms > 0:
+                total[name] += ms
+                counted[name] += 1
+        once += max(savings.values())
+    wall = sum(r.get("wall_s", 0.0) for r in rows)
+    print(f"{root}: {len(rows)} rows of ok ops, their cases' wall {wall:.1f} s")
+    for name in rules:
+        print(f"  {name:<7} {counted[name]:5d} rows  {total[name] / 1e3:6.1f} s")
+    print(f"  each row once, at its largest saving: {once / 1e3:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
