@@ -220,7 +220,7 @@ TEST(GraphTimer, AViewIsReadAgainAtTheSizeItsFirstReplayGaveIt) {
   Measurement m = measure(api, plan_for(Timer::kGraph), adaptive_options(8), [] {});
   EXPECT_EQ(api.last_calls_per_graph, 500);
   EXPECT_THAT(m.markers, ::testing::Contains("no_device_work"));
-  EXPECT_EQ(m.graph_captures, 8);      // never grown
+  EXPECT_EQ(m.graph_captures, 8);  // never grown
 }
 
 TEST(GraphTimer, CapturesGrowOnlyWithinTheAdaptivePolicysTimeCeiling) {
