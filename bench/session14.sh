@@ -9,11 +9,14 @@
 #                                                  # screen pa, the 5% and 2% selftest screens,
 #                                                  # each judged against pa with --confirm
 # Every call packs what the screen holds so far: status, batch.log, run.log and identities of
-# every op, and the rows without samples (bench/compact_rows.py), with the profile.
+# every op, and the rows without samples (bench/compact_rows.py), with the profile. At most 8 files
+# come back from a call: the texts go into one logs.tgz (call 3 of the fourteenth session lost its
+# wc.tgz to that count).
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 final=${OUT:-$here/bench/out}
-mkdir -p "$final"
+logs=$final/logs
+mkdir -p "$logs"
 start=$(date +%s)
 left() { echo $((${DEADLINE_S:-590} - ($(date +%s) - start))); }
 caliber=$here/.device_build/caliber
@@ -23,10 +26,9 @@ say() { echo "== $* (at $(($(date +%s) - start)) s, $(left) s left)"; }
 
 build() {
   say "build"
-  OUT=$final/build DEADLINE_S=$(left) bash "$here/bench/device.sh" devices >"$final/build.txt" 2>&1
+  OUT=$logs/build DEADLINE_S=$(left) bash "$here/bench/device.sh" devices >"$logs/build.txt" 2>&1
   local rc=$?
-  tail -5 "$final/build.txt"
-  tar -czf "$final/build.tgz" -C "$final" build && rm -rf "$final/build"
+  tail -5 "$logs/build.txt"
   [ -x "$caliber" ] || { echo "no caliber build"; exit 1; }
   return $rc
 }
@@ -35,19 +37,23 @@ screen() {  # screen SECONDS: caliber batch with its default flags over the whol
   say "batch $name (limit $1 s)"
   local t0; t0=$(date +%s%N)
   timeout -s INT "$1" "$caliber" batch --devices 0 --no-progress --out "$screens/$name" \
-    >"$final/batch_${name}_$(date +%H%M%S).txt" 2>&1
-  echo "batch rc=$? wall=$((($(date +%s%N) - t0) / 1000000)) ms" | tee -a "$final/walls.txt"
+    >"$logs/batch_${name}_$(date +%H%M%S).txt" 2>&1
+  echo "batch rc=$? wall=$((($(date +%s%N) - t0) / 1000000)) ms" | tee -a "$logs/walls.txt"
   tail -2 "$screens/$name/batch.log"
 }
 
 pack() {
   say "pack"
   python3 "$here/bench/compact_rows.py" "$screens/$name"
-  python3 "$here/bench/screen_profile.py" "$screens/$name" | tee "$final/profile_$name.txt" | head -45
+  python3 "$here/bench/screen_profile.py" "$screens/$name" | tee "$logs/profile_$name.txt" | head -45
   awk -F, 'NR>1{print $2}' "$screens/$name/ops_status.csv" | sort | uniq -c
   (cd "$screens" && find "$name" -maxdepth 3 \( -name ops_status.csv -o -name batch.log \
     -o -name run.log -o -name run_identity.json -o -name 'attempt-*.log' -o -name rows.jsonl.gz \
     \) -print0 | tar -czf "$final/$name.tgz" --null -T -)
+}
+
+finish() {  # finish CASE: the texts in one file, then what comes back
+  tar -czf "$final/logs-${1:-call}-$(date +%H%M%S).tgz" -C "$final" logs && rm -rf "$logs"
   ls -la "$final"
 }
 
@@ -59,20 +65,20 @@ power() {
     say "screen $n $args"
     # shellcheck disable=SC2086
     timeout -s INT "$(($(left) - 60))" "$caliber" batch --devices 0 --ops-file "$ops" \
-      --no-progress $args --out "$work/$n" >"$final/power_batch_$n.txt" 2>&1
-    tail -1 "$final/power_batch_$n.txt"
+      --no-progress $args --out "$work/$n" >"$logs/power_batch_$n.txt" 2>&1
+    tail -1 "$logs/power_batch_$n.txt"
   done
   for b in p5 p2; do
     say "compare pa $b --confirm"
     "$caliber" compare "$work/pa" "$work/$b" --calibration none --allow-mismatch selftest_delay \
-      -o "$work/plain_$b" >"$final/power_plain_$b.txt" 2>&1
+      -o "$work/plain_$b" >"$logs/power_plain_$b.txt" 2>&1
     # p2's pass gets what is left; p5's half of it.
     local budget=$(($(left) - 40))
     [ $b = p5 ] && budget=$((budget / 2))
     "$caliber" compare "$work/pa" "$work/$b" --calibration none --allow-mismatch selftest_delay \
       --confirm --confirm-deadline-s "$budget" -o "$work/confirm_$b" 2>&1 |
-      grep -v "CUDA Graph is empty" >"$final/power_confirm_$b.txt"
-    grep -E "rows:|confirmation|FAST|SLOW" "$final/power_confirm_$b.txt" | head -8
+      grep -v "CUDA Graph is empty" >"$logs/power_confirm_$b.txt"
+    grep -E "rows:|confirmation|FAST|SLOW" "$logs/power_confirm_$b.txt" | head -8
   done
   (cd "$work" && find . -maxdepth 4 \( -name results.jsonl -o -name run_identity.json \
     -o -name ops_status.csv -o -name 'compare.*' -o -name confirmations.jsonl \) -print0 |
@@ -84,14 +90,17 @@ case ${1:-} in
     build
     rm -rf "${screens:?}/$name"
     screen $(($(left) - 45))
-    pack ;;
+    pack
+    finish "$1" ;;
   resume)
     [ -n "${CALIBER_BUILD:-}" ] && build
     screen $(($(left) - 45))
-    pack ;;
+    pack
+    finish "$1" ;;
   power)
     [ -n "${CALIBER_BUILD:-}" ] && build
-    power ;;
+    power
+    finish "$1" ;;
   *)
     echo "usage: $0 call1|resume|power" >&2
     exit 2 ;;

@@ -109,7 +109,7 @@ Captures capture_all(const TimerContext& ctx, const Call& call, int calls, int a
 struct SizedCaptures {
   Captures captures;
   int calls = 0;
-  double replay_ms = 0;  // one replay of a graph of `calls` calls, measured or scaled from one
+  double replay_ms = 0;  // one replay of the first graph of `calls` calls, as measured
   bool no_device_work = false;
   int asked = 1;              // the captures wanted, after the ceiling below
   bool time_bounded = false;  // fewer than `captures`: one round of them would pass the ceiling
@@ -120,7 +120,6 @@ struct SizedCaptures {
 // call replayed 8 graphs at least, 8 s a case. Captures of calls that long differ by a few 0.1%
 // at most (0.08% median in the 321-op screen for rows of 10-100 ms), far inside what fewer of
 // them can still average.
-
 int captures_within_ceiling(const TimerContext& ctx, double replay_ms, int asked) {
   if (ctx.options.sampling.policy != SamplePolicy::kAdaptive || !(replay_ms > 0)) return asked;
   const double ceiling_ms = ctx.options.sampling.max_time_s * 1e3;
