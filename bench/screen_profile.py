@@ -21,7 +21,8 @@ TOP = 25
 
 TIME_LINE = re.compile(r"time: ([\d.]+) s before the first case \(plan and files ([\d.]+), "
                        r"device ([\d.]+), peaks and tuner ([\d.]+), op ([\d.]+)\), ([\d.]+) s "
-                       r"in cases, ([\d.]+) s around them")
+                       r"in cases, ([\d.]+) s around them"
+                       r"(?: \(([\d.]+) releasing cached memory\))?")
 
 
 def rows_by_op(root):
@@ -46,15 +47,19 @@ def rows_by_op(root):
 def setup_split(root):
     """Summed parts of run.log's `time:` lines, and how many ops had one."""
     names = ["before first case", "plan and files", "device", "peaks and tuner", "op",
-             "in cases", "around cases"]
+             "in cases", "around cases", "of which releasing cached memory"]
     sums = [0.0] * len(names)
-    n = 0
+    n = released = 0
     for log in root.glob("ops/*/run.log"):
         for m in TIME_LINE.finditer(log.read_text(errors="replace")):
             n += 1
+            released += m.group(8) is not None
             for i, v in enumerate(m.groups()):
-                sums[i] += float(v)
-    return n, dict(zip(names, sums))
+                sums[i] += float(v or 0)
+    split = dict(zip(names, sums))
+    if not released:  # builds before 2026-12-02 print no release time
+        del split[names[-1]]
+    return n, split
 
 
 def main() -> int:

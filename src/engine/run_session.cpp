@@ -37,6 +37,7 @@ int RunSession::run(RunIdentity identity, const std::string& banner,
   CaseRunner runner(*c.op, device, setup);
   const Clock::time_point ready = Clock::now();
   double in_cases_s = 0;
+  double releasing_s = 0;  // handing the allocator's cache back after each dtype
 
   const size_t total = c.dtypes.size() * c.case_indices.size();
   size_t done = 0;
@@ -76,7 +77,9 @@ int RunSession::run(RunIdentity identity, const std::string& banner,
     DtypeRows table{c.op->name(), dtype_name(dtype), to_string(c.timers.primary), c.level,
                     dtype_rows};
     each_sink([&](RunSink& s) { s.dtype_done(table); });
+    const Clock::time_point release_start = Clock::now();
     device.release_cached_memory();
+    releasing_s += seconds(release_start, Clock::now());
     if (!end.fatal.empty()) break;
   }
   if (!end.fatal.empty()) {
@@ -100,7 +103,8 @@ int RunSession::run(RunIdentity identity, const std::string& banner,
       // Where an op's time goes besides its cases: a screen of a thousand ops pays it a thousand
       // times.
       "  time: {:.3f} s before the first case (plan and files {:.3f}, device {:.3f}, peaks and "
-      "tuner {:.3f}, op {:.3f}), {:.3f} s in cases, {:.3f} s around them\n"
+      "tuner {:.3f}, op {:.3f}), {:.3f} s in cases, {:.3f} s around them ({:.3f} releasing "
+      "cached memory)\n"
       "  artifacts: {}\n",
       identity.end_time, end.rows, end.failed, end.wall_s, end.exit_code,
       end.fatal.empty() ? "" : "  DEVICE FATAL: " + error_summary(end.fatal),
@@ -108,7 +112,7 @@ int RunSession::run(RunIdentity identity, const std::string& banner,
       static_cast<double>(end.device_allocated_bytes) / kMiB,
       static_cast<double>(end.device_reserved_bytes) / kMiB, getpid(), seconds(started, ready),
       seconds(started, begun), seconds(begun, opened), seconds(opened, tuned),
-      seconds(tuned, ready), in_cases_s, seconds(ready, finished) - in_cases_s,
+      seconds(tuned, ready), in_cases_s, seconds(ready, finished) - in_cases_s, releasing_s,
       c.artifacts.string());
   each_sink([&](RunSink& s) { s.end(identity, end); });
   return end.exit_code;
