@@ -13,6 +13,8 @@ import json
 import sys
 from pathlib import Path
 
+from screen_profile import rows_by_op
+
 DROPPED = ("samples_ms", "quantiles_ms")
 
 
@@ -21,17 +23,14 @@ def main() -> int:
         print(__doc__)
         return 2
     root = Path(sys.argv[1])
+    by_op = rows_by_op(root)  # read whole before the file it may come from is written
     n = 0
     with gzip.open(root / "rows.jsonl.gz", "wt") as out:
-        for results in sorted(root.glob("ops/*/results.jsonl")):
-            for line in results.read_text().splitlines():
-                try:
-                    row = json.loads(line)
-                except json.JSONDecodeError:
-                    continue
+        for op, rows in by_op.items():
+            for row in rows:
                 for key in DROPPED:
                     row.pop(key, None)
-                row["op_dir"] = results.parent.name
+                row["op_dir"] = op
                 out.write(json.dumps(row, separators=(",", ":")) + "\n")
                 n += 1
     print(f"{root / 'rows.jsonl.gz'}: {n} rows")

@@ -15,25 +15,12 @@ Savings overlap where a row is under two rules (views and growth share rows); th
 each row once, at the larger of its savings.
 """
 import csv
-import gzip
-import json
 import sys
 from pathlib import Path
 
+from screen_profile import rows_by_op
+
 CEILING_MS = 1000.0
-
-
-def load_rows(root):
-    if (root / "rows.jsonl.gz").exists():
-        with gzip.open(root / "rows.jsonl.gz", "rt") as f:
-            return [json.loads(line) for line in f]
-    rows = []
-    for results in sorted(root.glob("ops/*/results.jsonl")):
-        for line in results.read_text().splitlines():
-            row = json.loads(line)
-            row["op_dir"] = results.parent.name
-            rows.append(row)
-    return rows
 
 
 def growth_saving_ms(r):
@@ -83,13 +70,12 @@ def main() -> int:
         print(__doc__)
         return 2
     root = Path(sys.argv[1])
-    rows = load_rows(root)
     ok = None
     if (root / "ops_status.csv").exists():
         with open(root / "ops_status.csv", newline="") as f:
             ok = {r["op"] for r in csv.DictReader(f) if r["status"] == "ok"}
-    if ok is not None:
-        rows = [r for r in rows if r.get("op_dir", r.get("op")) in ok]
+    rows = [r for op, op_rows in rows_by_op(root).items() if ok is None or op in ok
+            for r in op_rows]
     rules = {"growth": growth_saving_ms, "views": views_saving_ms, "floor": floor_saving_ms,
              "warmup": warmup_saving_ms}
     total = {name: 0.0 for name in rules}

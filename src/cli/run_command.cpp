@@ -50,13 +50,17 @@ int run_planned(const RunPlan& plan, const std::string& command_line, const RunO
   return code;
 }
 
+// The plan (shapes, lists, the device guard) counts in the run's time, as the worker's op wall
+// counts it.
+int plan_and_run(const FlagValues& flags, const EnvLookup& env, const RunOutput& output) {
+  const auto started = std::chrono::steady_clock::now();
+  return run_planned(plan_run(flags, env), joined_command_line(flags), output, started);
+}
+
 }  // namespace
 
 int execute_run(const FlagValues& flags, const EnvLookup& env, const RunOutput& output) {
-  // The plan (shapes, lists, the device guard) counts in the run's time, as the worker's op wall
-  // counts it.
-  const auto started = std::chrono::steady_clock::now();
-  return run_planned(plan_run(flags, env), joined_command_line(flags), output, started);
+  return plan_and_run(flags, env, output);
 }
 
 void add_run_command(CLI::App& app, CommandAction& action) {
@@ -71,9 +75,7 @@ void add_run_command(CLI::App& app, CommandAction& action) {
       RunOutput output;
       output.color = isatty(STDOUT_FILENO) && std::getenv("NO_COLOR") == nullptr;
       output.progress = !*no_progress && isatty(STDERR_FILENO);
-      const auto started = std::chrono::steady_clock::now();
-      return run_planned(plan_run(*flags, process_env()), joined_command_line(*flags), output,
-                         started);
+      return plan_and_run(*flags, process_env(), output);
     };
   });
 }

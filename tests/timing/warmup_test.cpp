@@ -30,27 +30,25 @@ TEST(Warmup, RunsAtLeastItsCallsWhenTheTimeIsUp) {
   EXPECT_NEAR(w.per_call_ms, 10.0, 1e-9);
 }
 
-TEST(Warmup, ALongCallIsWarmAfterTwo) {
+// The warmup of at least 3 calls and `min_ms` of calls lasting `call_ms` in turn.
+Warmup warm_up_calls(std::vector<double> call_ms, double min_ms) {
   FakeDeviceApi api;
-  api.call_ms = {80.0};
-  Warmup w = warm_up(
-      api, [] {}, 3, 5, nullptr);
+  api.call_ms = std::move(call_ms);
+  return warm_up(
+      api, [] {}, 3, min_ms, nullptr);
+}
+
+TEST(Warmup, ALongCallIsWarmAfterTwo) {
+  Warmup w = warm_up_calls({80.0}, 5);
   EXPECT_EQ(w.calls, 2);
   EXPECT_NEAR(w.per_call_ms, 80.0, 1e-9);
   // A long first call (JIT) before short ones is not a long call: three calls, as asked, and the
   // estimate from the short ones.
-  FakeDeviceApi jit;
-  jit.call_ms = {80.0, 1.0, 1.0, 1.0};
-  w = warm_up(
-      jit, [] {}, 3, 5, nullptr);
+  w = warm_up_calls({80.0, 1.0, 1.0, 1.0}, 5);
   EXPECT_EQ(w.calls, 3);
   EXPECT_NEAR(w.per_call_ms, 1.0, 1e-9);
   // The warmup's time still holds: calls of 60 ms against 200 ms of warmup.
-  FakeDeviceApi timed;
-  timed.call_ms = {60.0};
-  w = warm_up(
-      timed, [] {}, 3, 200, nullptr);
-  EXPECT_EQ(w.calls, 4);
+  EXPECT_EQ(warm_up_calls({60.0}, 200).calls, 4);
 }
 
 TEST(Warmup, TheFirstCallIsNeverTheEstimate) {
