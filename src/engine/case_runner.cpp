@@ -87,10 +87,13 @@ ResultRow CaseRunner::case_row(const ShapeCase& shape, DType dtype, const std::s
 }
 
 ResultRow CaseRunner::measured_row(ResultRow row, const std::string& provider,
-                                   const std::function<void()>& call, double bytes, double flops) {
+                                   const std::function<void()>& call, double bytes, double flops,
+                                   int calls_made) {
   row.provider = provider;
   device_.reset_peak_memory();
-  Measurement m = measure(device_.api(), setup_.plan, setup_.measure, call);
+  MeasureOptions options = setup_.measure;
+  options.calls_made = calls_made;
+  Measurement m = measure(device_.api(), setup_.plan, options, call);
   fill_result_row(m, row);  // the measurement's markers follow the row's own
   thin_samples(row, kMaxStoredSamples);
   row.peak_memory_bytes = device_.peak_memory_bytes();
@@ -157,8 +160,13 @@ std::vector<ResultRow> CaseRunner::run_case(const ShapeCase& shape, DType dtype,
                                 const std::string& function = "") {
       ResultRow r = row;
       try {
+        // The instance made the op's own call once on these inputs (its output), the first
+        // call's JIT and autotuning included; a backward op's call is the gradient, not made yet,
+        // and a candidate's call is its own.
+        const int calls_made = candidate || op_.backward() ? 0 : 1;
         auto measure_once = [&] {
-          return measured_row(row, provider, instance.call(), instance.bytes(), instance.flops());
+          return measured_row(row, provider, instance.call(), instance.bytes(), instance.flops(),
+                              calls_made);
         };
         if (!function.empty()) return measure_function(row, provider, function, instance);
         return candidate ? with_candidate(*setup_.candidate, measure_once) : measure_once();

@@ -43,9 +43,11 @@ class CaseRunner {
   bool stopped() const { return stopped_; }
 
  private:
-  // `row` carries the case's description; the measurement fills in the rest.
+  // `row` carries the case's description; the measurement fills in the rest. `calls_made`: calls
+  // of `call` the inputs' instantiation already made (MeasureOptions::calls_made).
   ResultRow measured_row(ResultRow row, const std::string& provider,
-                         const std::function<void()>& call, double bytes, double flops);
+                         const std::function<void()>& call, double bytes, double flops,
+                         int calls_made = 0);
   // The candidate's own function for the op (`function`, as coverage names it), checked against
   // the baseline's result, then timed where the op's call would be.
   ResultRow measure_function(ResultRow row, const std::string& provider,

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <optional>
 
 #include "core/error.h"
 #include "core/process_memory.h"
@@ -11,6 +12,12 @@
 #include "engine/device/device_context.h"
 
 namespace caliber {
+
+bool releases_cache_after_dtype(bool last_dtype, bool fatal,
+                                const std::optional<DeviceMemory>& memory) {
+  if (last_dtype || fatal || !memory) return true;
+  return memory->free_bytes < memory->total_bytes / 2;
+}
 
 int RunSession::run(RunIdentity identity, const std::string& banner,
                     std::chrono::steady_clock::time_point started) {
@@ -77,9 +84,12 @@ int RunSession::run(RunIdentity identity, const std::string& banner,
     DtypeRows table{c.op->name(), dtype_name(dtype), to_string(c.timers.primary), c.level,
                     dtype_rows};
     each_sink([&](RunSink& s) { s.dtype_done(table); });
-    const Clock::time_point release_start = Clock::now();
-    device.release_cached_memory();
-    releasing_s += seconds(release_start, Clock::now());
+    if (releases_cache_after_dtype(dtype == c.dtypes.back(), !end.fatal.empty(),
+                                   device.api().memory())) {
+      const Clock::time_point release_start = Clock::now();
+      device.release_cached_memory();
+      releasing_s += seconds(release_start, Clock::now());
+    }
     if (!end.fatal.empty()) break;
   }
   if (!end.fatal.empty()) {

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include "engine/provider/provider.h"
 #include "engine/run_sink.h"
 #include "ops/op_def.h"
+#include "timing/device_api.h"
 #include "timing/measure_options.h"
 
 namespace caliber {
@@ -39,6 +41,14 @@ struct RunConfig {
   std::string state_dir;             // for ops that keep state across attempts
   std::filesystem::path artifacts;   // named by the end banner
 };
+
+// Whether the allocator's cache goes back to the device after a dtype's cases: after the op's
+// last dtype or a fatal error, so that a sweep does not grow device memory from op to op; after
+// another dtype only where less than half the device is free (the graph timer's rule before a
+// first capture) or its memory cannot be read. The next dtype's cases reuse the cache otherwise,
+// and handing it back after every dtype cost an op tens of milliseconds on an H200.
+bool releases_cache_after_dtype(bool last_dtype, bool fatal,
+                                const std::optional<DeviceMemory>& memory);
 
 // One run of one op: opens the device (DeviceContext), measures every case dtype by dtype
 // (CaseRunner), and hands the rows to its sinks as they come. Returns the exit code: 0 every row

@@ -24,8 +24,8 @@ int calls_per_batch(const TimerContext& ctx, double per_call_ms) {
 TimerResult time_batch(const TimerContext& ctx) {
   return with_classified_failures(ctx.options, "batch", [&]() -> TimerResult {
     Call before = ctx.before_each();
-    Warmup warmup =
-        warm_up(ctx.api, ctx.call, /*min_calls=*/3, ctx.options.sampling.warmup_ms, before);
+    Warmup warmup = warm_up(ctx.api, ctx.call, /*min_calls=*/3, ctx.options.sampling.warmup_ms,
+                            before, ctx.options.calls_made);
     int calls = calls_per_batch(ctx, warmup.per_call_ms);
     auto one_batch_ms = [&] {
       BatchOutcome outcome =

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <optional>
+#include <utility>
 
 #include "core/stats.h"
 #include "timing/failure_verdicts.h"
@@ -37,6 +39,30 @@ std::unique_ptr<CapturedGraph> capture(const TimerContext& ctx, const Call& call
 }
 
 using Graphs = std::vector<std::unique_ptr<CapturedGraph>>;
+
+// What keeps the device busy while the host queues a batch of timed replays (device_api.h): an
+// untimed replay of the graph, or, for a graph of a millisecond or more on a backend that queues
+// device delays, a delay as long as the shortest graph's replay (min_replay_ms). The host path
+// that the lead hides, a graph's launch behind a flush, takes tens of microseconds; a replay of a
+// call of 1-10 ms as the lead cost a whole call a batch, and rows of 1 ms or more spent about
+// 50 s of the fourteenth session's whole-corpus screen on their leads.
+constexpr double kDelayLeadFromMs = 1.0;
+
+void lead(const TimerContext& ctx, CapturedGraph& graph, double replay_ms) {
+  if (ctx.plan.device_delay && replay_ms >= kDelayLeadFromMs) {
+    ctx.api.delay(ctx.options.graph.min_replay_ms * 1e3);
+    return;
+  }
+  graph.replay_untimed();
+}
+
+// One timed replay behind its lead; `replay_ms` is what the replay is expected to take.
+double replay_once(const TimerContext& ctx, CapturedGraph& graph, const Call& before,
+                   double replay_ms) {
+  lead(ctx, graph, replay_ms);
+  graph.queue_timed(1, before);
+  return graph.collect_timed().front();
+}
 
 // Another graph is captured only while the device keeps, besides a reserve, twice what the first
 // graph took from it (the second half for what a capture holds only while it runs).
@@ -145,17 +171,20 @@ bool launched_nothing(double replay_ms, int calls) {
   return (replay_ms - own_start_ms) / calls < kNoDeviceWorkMs;
 }
 
-SizedCaptures capture_sized(const TimerContext& ctx, const Call& before, int estimated_calls) {
+SizedCaptures capture_sized(const TimerContext& ctx, const Call& before, int estimated_calls,
+                            double estimated_call_ms) {
   const int asked = std::max(1, ctx.options.graph.captures);
   SizedCaptures out;
   out.calls = estimated_calls;
   out.captures = capture_first(ctx, ctx.call, out.calls, asked > 1);
-  out.replay_ms = out.captures.graphs.front()->time_replays(1, before).front();
+  out.replay_ms =
+      replay_once(ctx, *out.captures.graphs.front(), before, estimated_call_ms * out.calls);
   out.no_device_work = launched_nothing(out.replay_ms, out.calls);
   if (ctx.options.cache != CacheState::kCold && out.replay_ms > 0 && !out.no_device_work) {
     const int sized = calls_per_graph(ctx, out.replay_ms / out.calls);
     if (4 * sized > 5 * out.calls || 5 * sized < 4 * out.calls) {
       const double capture_ms = out.captures.capture_ms;
+      const double resized_replay_ms = out.replay_ms / out.calls * sized;
       out.captures.graphs.clear();  // its memory goes back before the footprint is read again
       out.captures = capture_first(ctx, ctx.call, sized, asked > 1);
       out.captures.capture_ms += capture_ms;
@@ -163,7 +192,7 @@ SizedCaptures capture_sized(const TimerContext& ctx, const Call& before, int est
       // Read again, not scaled: a view's first replay can be mostly the replay's own start
       // (sum_backward and unsqueeze_ read 0.0000 ms a call at 500 calls, after a first replay of
       // more than the allowance), and the graph it was resized to shows that it launches nothing.
-      out.replay_ms = out.captures.graphs.front()->time_replays(1, before).front();
+      out.replay_ms = replay_once(ctx, *out.captures.graphs.front(), before, resized_replay_ms);
       out.no_device_work = launched_nothing(out.replay_ms, out.calls);
     }
   }
@@ -178,21 +207,33 @@ SizedCaptures capture_sized(const TimerContext& ctx, const Call& before, int est
 // The samples of every graph so far, graph by graph.
 class GraphSamples {
  public:
-  explicit GraphSamples(int calls) : calls_(calls) {}
+  // `lead` keeps the device busy ahead of each batch (lead() above).
+  GraphSamples(int calls, std::function<void(CapturedGraph&)> lead)
+      : calls_(calls), lead_(std::move(lead)) {}
+
+  // A replay of the first graph timed before sampling began (the one that sized it), behind a
+  // lead as a batch's are: it stands for that graph's first replay of the first batch.
+  void already_timed(double replay_ms) { timed_ahead_ms_ = replay_ms; }
 
   // `each` replays of the graphs from `first` on, as per-call samples. All are queued before any
-  // is waited for, behind one untimed replay of the first: each graph's replays start as the
-  // previous graph's end, and the device idles (and needs that untimed replay) once a batch.
+  // is waited for, behind one lead: each graph's replays start as the previous graph's end, and
+  // the device idles (and needs the lead) once a batch.
   std::vector<double> take(Graphs& graphs, size_t first, int each, const Call& before) {
     if (per_graph_.size() < graphs.size()) per_graph_.resize(graphs.size());
-    graphs[first]->replay_untimed();
-    for (size_t g = first; g < graphs.size(); ++g) graphs[g]->queue_timed(each, before);
-    std::vector<double> samples;
+    std::optional<double> ahead_ms;
+    if (first == 0 && each > 0) ahead_ms = std::exchange(timed_ahead_ms_, std::nullopt);
+    if (!ahead_ms || each > 1 || graphs.size() > 1) lead_(*graphs[first]);
     for (size_t g = first; g < graphs.size(); ++g) {
-      for (double replay_ms : graphs[g]->collect_timed()) {
-        samples.push_back(replay_ms / calls_);
-        per_graph_[g].push_back(replay_ms / calls_);
-      }
+      graphs[g]->queue_timed(g == 0 && ahead_ms ? each - 1 : each, before);
+    }
+    std::vector<double> samples;
+    auto keep = [&](size_t g, double replay_ms) {
+      samples.push_back(replay_ms / calls_);
+      per_graph_[g].push_back(replay_ms / calls_);
+    };
+    if (ahead_ms) keep(0, *ahead_ms);
+    for (size_t g = first; g < graphs.size(); ++g) {
+      for (double replay_ms : graphs[g]->collect_timed()) keep(g, replay_ms);
     }
     return samples;
   }
@@ -220,6 +261,8 @@ class GraphSamples {
 
  private:
   int calls_;
+  std::function<void(CapturedGraph&)> lead_;
+  std::optional<double> timed_ahead_ms_;
   std::vector<std::vector<double>> per_graph_;
 };
 
@@ -250,9 +293,23 @@ bool captures_too_spread(const TimerContext& ctx, const Captures& captures,
 // at least one: a round holds one replay of each capture, and a capture's replays agree to a few
 // 0.01%, so a second round of a millisecond-long graph adds its time and not its information.
 // A call without device work is not sampled past the floor: its reading is nothing.
-Measurement measure_graphs(const TimerContext& outer, Captures& captures, int asked, int calls,
-                           const Call& before, const Call* grow, double replay_estimate_ms,
-                           bool no_device_work = false, bool one_round = false) {
+struct GraphSampling {
+  int asked = 1;                   // the captures wanted, for the markers
+  int calls = 1;                   // calls a graph holds
+  const Call* grow = nullptr;      // what more graphs capture; null: exactly the captures given
+  double replay_estimate_ms = 0;   // one replay's duration; 0: timed here first
+  std::optional<double> timed_ms;  // the first graph's replay already timed (its sizing)
+  bool no_device_work = false;
+  bool one_round = false;
+};
+
+Measurement measure_graphs(const TimerContext& outer, Captures& captures,
+                           const GraphSampling& sampling, const Call& before) {
+  const int asked = sampling.asked;
+  const int calls = sampling.calls;
+  const Call* grow = sampling.grow;
+  const bool no_device_work = sampling.no_device_work;
+  const bool one_round = sampling.one_round;
   Graphs& graphs = captures.graphs;
   MeasureOptions options = outer.options;
   const int round = static_cast<int>(graphs.size());
@@ -264,9 +321,11 @@ Measurement measure_graphs(const TimerContext& outer, Captures& captures, int as
   const TimerContext ctx = outer.with_options(options);
   // A replay's duration sizes the fixed policy's count (the adaptive rule's first batch is its
   // minimum whatever the cost).
-  double first_replay_ms = replay_estimate_ms;
+  double first_replay_ms = sampling.replay_estimate_ms;
   if (!(first_replay_ms > 0)) first_replay_ms = graphs.front()->time_replays(1, before).front();
-  GraphSamples taken(calls);
+  GraphSamples taken(
+      calls, [&ctx, first_replay_ms](CapturedGraph& graph) { lead(ctx, graph, first_replay_ms); });
+  if (sampling.timed_ms) taken.already_timed(*sampling.timed_ms);
   const double started_ms = ctx.api.host_now_ms();
   Measurement m = take_measurement(
       ctx, Timer::kGraph, /*repeats=*/1, first_replay_ms,
@@ -336,9 +395,12 @@ Measurement measure_delayed(const TimerContext& ctx, const Measurement& undelaye
   // As many graphs as the undelayed measurement sampled, so both carry the same capture spread.
   const int asked = std::max(1, undelayed.graph_captures);
   Captures captures = capture_all(ctx, delayed, 1, asked);
-  Measurement m = measure_graphs(ctx, captures, asked, calls, before, nullptr,
-                                 (undelayed.median_ms * 1e3 + delay_us) * calls / 1e3,
-                                 /*no_device_work=*/false, one_round);
+  GraphSampling sampling;
+  sampling.asked = asked;
+  sampling.calls = calls;
+  sampling.replay_estimate_ms = (undelayed.median_ms * 1e3 + delay_us) * calls / 1e3;
+  sampling.one_round = one_round;
+  Measurement m = measure_graphs(ctx, captures, sampling, before);
   m.selftest_delay_us = delay_us;
   if (undelayed.median_ms > 0) m.selftest_slowdown = m.median_ms / undelayed.median_ms - 1;
   return m;
@@ -353,14 +415,15 @@ TimerResult time_graph(const TimerContext& ctx) {
   Warmup warmup;
   try {
     warmup = warm_up(ctx.api, ctx.call, ctx.options.graph.warmup_calls, ctx.options.graph.warmup_ms,
-                     before);
+                     before, ctx.options.calls_made);
   } catch (const std::exception& e) {
     return graph_failure_verdict(ctx, "warmup", e);
   }
 
   SizedCaptures sized;
   try {
-    sized = capture_sized(ctx, before, calls_per_graph(ctx, warmup.per_call_ms));
+    sized =
+        capture_sized(ctx, before, calls_per_graph(ctx, warmup.per_call_ms), warmup.per_call_ms);
   } catch (const DeviceError& e) {
     return graph_failure_verdict(ctx, e.phase(), e);
   } catch (const std::exception& e) {
@@ -373,9 +436,15 @@ TimerResult time_graph(const TimerContext& ctx) {
     // Captures of nothing cannot spread for any reason worth more graphs. A time-bounded set is
     // sampled one round deep and not grown: a second round or more graphs would pass the ceiling
     // the set was cut to.
-    Measurement m = measure_graphs(ctx, captures, sized.asked, calls, before,
-                                   sized.no_device_work || sized.time_bounded ? nullptr : &ctx.call,
-                                   sized.replay_ms, sized.no_device_work, sized.time_bounded);
+    GraphSampling sampling;
+    sampling.asked = sized.asked;
+    sampling.calls = calls;
+    sampling.grow = sized.no_device_work || sized.time_bounded ? nullptr : &ctx.call;
+    sampling.replay_estimate_ms = sized.replay_ms;
+    sampling.timed_ms = sized.replay_ms;  // the replay that sized the first graph is its sample
+    sampling.no_device_work = sized.no_device_work;
+    sampling.one_round = sized.time_bounded;
+    Measurement m = measure_graphs(ctx, captures, sampling, before);
     const double capture_ms = m.capture_ms;
     if (ctx.options.selftest_delay > 0) {
       m = measure_delayed(ctx, m, calls, before, sized.time_bounded);

@@ -51,6 +51,9 @@ struct MeasureOptions {
   ReturnMode return_mode = ReturnMode::kMedian;
   std::vector<double> quantiles;
   int repeat = 1;  // direct (and host) timer: median of `repeat` whole measurements
+  // Calls of the call made on the same inputs just before the measurement (the engine's untimed
+  // call, which took the first call's JIT and autotuning): the warmup counts them (warmup.h).
+  int calls_made = 0;
   double throttle_fraction = 0.9;
   GraphSettings graph;
   BatchSettings batch;

@@ -16,8 +16,8 @@ Measurement time_per_call(const TimerContext& ctx, Timer timer, const TimeCalls&
                           bool honours_repeat) {
   return with_classified_failures(ctx.options, to_string(timer), [&] {
     Call before = ctx.before_each();
-    Warmup warmup =
-        warm_up(ctx.api, ctx.call, /*min_calls=*/3, ctx.options.sampling.warmup_ms, before);
+    Warmup warmup = warm_up(ctx.api, ctx.call, /*min_calls=*/3, ctx.options.sampling.warmup_ms,
+                            before, ctx.options.calls_made);
     std::vector<std::string> markers;
     int repeats = honours_repeat ? repeats_to_take(ctx.options, markers) : 1;
     Measurement m = take_measurement(ctx, timer, repeats, warmup.per_call_ms, [&](int n) {

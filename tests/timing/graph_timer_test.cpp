@@ -320,18 +320,18 @@ TEST(GraphTimer, AdaptiveRuleStopsOnTheReplaysNoiseNotOnTheCapturesSpread) {
   api.call_ms = {0.01};
   // Every other graph 5% slower, replays exact: pooled, the samples' noise stays above the 0.5%
   // target however many replays are taken; leveled graph by graph it is nil from the first
-  // batch, and the rule stops at its 10 ms floor: graphs of 25 calls replay in 0.25 ms, so one
-  // round of the 8 (2 ms and an untimed replay), then 3 rounds, then 2.
+  // batch, and the rule stops at its 5 ms floor: graphs of 25 calls replay in 0.25 ms, so one
+  // round of the 8 (2 ms, the first graph's sizing replay among them), then 2 rounds.
   api.capture_offset_ms = {0, 0.0005};
   MeasureOptions options = adaptive_options(8);
   options.graph.capture_noise_target = 0;
   Measurement m = measure(api, plan_for(Timer::kGraph), options, [] {});
   EXPECT_EQ(m.graph_captures, 8);
-  EXPECT_EQ(m.samples_ms.size(), 48u);
+  EXPECT_EQ(m.samples_ms.size(), 24u);
 }
 
 TEST(GraphTimer, AdaptiveFloorIsWholeRoundsOfTheCapturesAtLeastOne) {
-  // 2 ms calls: one call a graph, and one round of 8 graphs already spans the 10 ms floor.
+  // 2 ms calls: one call a graph, and one round of 8 graphs already spans the 5 ms floor.
   for (auto [captures, samples] : {std::pair{8, 8u}, {4, 8u}, {3, 9u}, {1, 10u}}) {
     FakeDeviceApi api;
     api.call_ms = {2.0};
@@ -346,12 +346,12 @@ TEST(GraphTimer, GrownCapturesAreSampledAsOftenAsTheFirstOnes) {
   FakeDeviceApi api = spread_captures(0.05);
   Measurement m = measure(api, plan_for(Timer::kGraph), adaptive_options(8), [] {});
   ASSERT_EQ(m.graph_captures, 32);
-  // 5 replays of each first graph (graphs of 5 calls: 0.25 ms a replay, the 10 ms floor), then 5
+  // 3 replays of each first graph (graphs of 5 calls: 0.25 ms a replay, the 5 ms floor), then 3
   // of each of the 8 and 16 added: the two levels alike.
-  EXPECT_EQ(m.samples_ms.size(), 160u);
+  EXPECT_EQ(m.samples_ms.size(), 96u);
   EXPECT_EQ(std::count_if(m.samples_ms.begin(), m.samples_ms.end(),
                           [](double ms) { return ms > 0.0504; }),
-            80);
+            48);
   EXPECT_NEAR(m.median_ms, 0.0504, 1e-9);
 }
 
@@ -425,14 +425,15 @@ TEST(GraphTimer, TimedReplaysQueueBehindAnUntimedReplay) {
   Measurement m = measure(api, plan_for(Timer::kGraph), test_options(), [] {});
   EXPECT_NEAR(m.latency_ms, 0.01, 1e-12);
   EXPECT_NEAR(m.max_ms, 0.01, 1e-12);
-  // Every batch of timed replays (the probe replay included) starts with an untimed one.
+  // Every batch of timed replays (the sizing replay included, which is a sample) starts with an
+  // untimed one.
   auto capture = std::find(api.log.begin(), api.log.end(), "capture");
   ASSERT_NE(capture, api.log.end());
   auto first_prime = std::find(capture, api.log.end(), "prime");
   ASSERT_NE(first_prime, api.log.end());
   EXPECT_EQ(*(first_prime + 1), "begin");
   EXPECT_EQ(std::count(first_prime, api.log.end(), "replay"),
-            static_cast<long>(m.samples_ms.size()) + 1);
+            static_cast<long>(m.samples_ms.size()));
   EXPECT_GE(std::count(first_prime, api.log.end(), "prime"), 2);  // the probe and a batch
 }
 
@@ -441,12 +442,59 @@ TEST(GraphTimer, GraphsReplayInTurnBehindOneUntimedReplayABatch) {
   api.call_ms = {0.01};
   Measurement m = measure(api, plan_for(Timer::kGraph), adaptive_options(8), [] {});
   ASSERT_EQ(m.graph_captures, 8);
-  // Three batches (8, 24 and 16 samples), and no replay before them under the adaptive rule,
-  // whose first batch is its minimum whatever a replay costs: one untimed replay each.
-  EXPECT_EQ(m.samples_ms.size(), 48u);
+  // Two batches (8 and 16 samples), and no replay before them under the adaptive rule, whose
+  // first batch is its minimum whatever a replay costs: one untimed replay each. The first
+  // graph's sizing replay, before the other captures, is its sample of the first batch.
+  EXPECT_EQ(m.samples_ms.size(), 24u);
   auto last_capture = std::find(api.log.rbegin(), api.log.rend(), "capture").base();
-  EXPECT_EQ(std::count(last_capture, api.log.end(), "prime"), 3);
-  EXPECT_EQ(std::count(last_capture, api.log.end(), "replay"), 48);  // the timed ones
+  EXPECT_EQ(std::count(last_capture, api.log.end(), "prime"), 2);
+  EXPECT_EQ(std::count(last_capture, api.log.end(), "replay"), 23);  // the timed ones
+}
+
+TEST(GraphTimer, TheReplayThatSizedTheFirstGraphIsItsFirstSample) {
+  FakeDeviceApi api;
+  api.call_ms = {0.01};
+  api.capture_offset_ms = {0.002, 0, 0, 0, 0, 0, 0, 0};  // the first graph replays slower
+  MeasureOptions options = adaptive_options(8);
+  options.graph.capture_noise_target = 0;
+  Measurement m = measure(api, plan_for(Timer::kGraph), options, [] {});
+  ASSERT_EQ(m.graph_captures, 8);
+  // As many samples of the first graph as of every other, the sizing replay among them, and no
+  // timed replay that is not a sample.
+  EXPECT_EQ(
+      std::count_if(m.samples_ms.begin(), m.samples_ms.end(), [](double ms) { return ms > 0.011; }),
+      static_cast<long>(m.samples_ms.size() / 8));
+  EXPECT_EQ(std::count(api.log.begin(), api.log.end(), "replay"),
+            static_cast<long>(m.samples_ms.size()));
+}
+
+TEST(GraphTimer, LongReplaysLeadWithADeviceDelayWhereTheBackendQueuesOne) {
+  TimerPlan plan = plan_for(Timer::kGraph);
+  plan.device_delay = true;
+  FakeDeviceApi api;
+  api.call_ms = {2.0};  // one call a graph, 2 ms a replay
+  Measurement m = measure(api, plan, adaptive_options(8), [] {});
+  EXPECT_NEAR(m.median_ms, 2.0, 1e-9);
+  // The sizing replay's lead and each batch's: a delay as long as the shortest graph's replay,
+  // never a replay of its own.
+  EXPECT_EQ(std::count(api.log.begin(), api.log.end(), "prime"), 0);
+  ASSERT_GE(api.delays_us.size(), 2u);
+  for (double us : api.delays_us) EXPECT_NEAR(us, 250, 1e-9);
+  auto capture = std::find(api.log.begin(), api.log.end(), "capture");
+  EXPECT_EQ(std::count(capture, api.log.end(), "replay"),
+            static_cast<long>(m.samples_ms.size()));  // the sizing one is a sample
+
+  // Without a device delay, or for a graph under a millisecond, the lead is an untimed replay.
+  FakeDeviceApi no_delay;
+  no_delay.call_ms = {2.0};
+  measure(no_delay, plan_for(Timer::kGraph), adaptive_options(8), [] {});
+  EXPECT_GE(std::count(no_delay.log.begin(), no_delay.log.end(), "prime"), 2);
+  EXPECT_TRUE(no_delay.delays_us.empty());
+  FakeDeviceApi short_graphs;
+  short_graphs.call_ms = {0.01};
+  measure(short_graphs, plan, adaptive_options(8), [] {});
+  EXPECT_GE(std::count(short_graphs.log.begin(), short_graphs.log.end(), "prime"), 2);
+  EXPECT_TRUE(short_graphs.delays_us.empty());
 }
 
 TEST(GraphTimer, WarmsUpBeforeCapture) {
@@ -586,7 +634,7 @@ TEST(GraphTimer, ColdCacheCapturesOneCallAndFlushesBeforeEachReplay) {
     ASSERT_GE(i, 2u);
     EXPECT_EQ(api.log[i - 2], "flush");  // flush, begin, replay
   }
-  EXPECT_EQ(replays, static_cast<int>(m.samples_ms.size()) + 1);  // + the first replay
+  EXPECT_EQ(replays, static_cast<int>(m.samples_ms.size()));  // the first replay is a sample
 }
 
 }  // namespace

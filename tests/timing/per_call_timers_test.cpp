@@ -72,9 +72,10 @@ TEST(DirectTimer, WarmupRecordsCallsAndExcludesFirstCallFromEstimate) {
   FakeDeviceApi api;
   MeasureOptions options = test_options();
   options.sampling.warmup_ms = 0;
-  options.sampling.rep_ms = 10;
-  // A 500 ms first call (JIT) must not size the sampling: 1 ms calls give 10 samples.
-  api.call_ms = {500, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+  options.sampling.rep_ms = 5;
+  // A 500 ms first call (JIT) must not size the sampling: 0.5 ms calls give 10 samples.
+  api.call_ms.assign(30, 0.5);
+  api.call_ms.front() = 500;
   Measurement m = measure(api, plan_for(Timer::kDirect), options, [] {});
   EXPECT_EQ(m.warmup_calls, 3);
   EXPECT_GE(m.warmup_ms, 500);
