@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Helpers of the sessions' device calls on one H200 (bench/session15.sh, bench/session16.sh),
+# sourced, not run. The caller sets DEADLINE_S (the whole call) before sourcing. Screens go to
+# runs/device/NAME, which stays on a warm machine for the next call; texts go to $OUT/logs and
+# finish() packs them into one tgz (at most 8 files come back from a call).
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+final=${OUT:-$here/bench/out}
+logs=$final/logs
+mkdir -p "$logs"
+start=$(date +%s)
+left() { echo $((${DEADLINE_S:-590} - ($(date +%s) - start))); }
+caliber=$here/.device_build/caliber
+screens=$here/runs/device
+say() { echo "== $* (at $(($(date +%s) - start)) s, $(left) s left)"; }
+
+build() {
+  say "build"
+  OUT=$logs/build DEADLINE_S=$(left) bash "$here/bench/device.sh" devices >"$logs/build.txt" 2>&1
+  local rc=$?
+  tail -5 "$logs/build.txt"
+  [ -x "$caliber" ] || { echo "no caliber build"; exit 1; }
+  return $rc
+}
+
+# batch NAME SECONDS [ARGS...]: caliber batch on device 0 into runs/device/NAME, cut at SECONDS.
+batch() {
+  local name=$1 limit=$2
+  shift 2
+  say "batch $name $* (limit $limit s)"
+  local t0; t0=$(date +%s%N)
+  timeout -s INT "$limit" "$caliber" batch --devices 0 --no-progress "$@" --out "$screens/$name" \
+    >"$logs/batch_${name}_$(date +%H%M%S).txt" 2>&1
+  echo "$name rc=$? wall=$((($(date +%s%N) - t0) / 1000000)) ms" | tee -a "$logs/walls.txt"
+  tail -2 "$screens/$name/batch.log"
+}
+
+batch_done() {  # batch_done NAME: the last summary line of batch.log says whether it was cut
+  [ -f "$screens/$1/batch.log" ] && ! tail -1 "$screens/$1/batch.log" | grep -q "rerun to resume"
+}
+
+# pack_screen NAME: the screen's status, logs, identities and rows without samples
+# (bench/compact_rows.py) into $final/NAME.tgz, its profile into the logs.
+pack_screen() {
+  local name=$1
+  say "pack $name"
+  python3 "$here/bench/compact_rows.py" "$screens/$name"
+  python3 "$here/bench/screen_profile.py" "$screens/$name" | tee "$logs/profile_$name.txt" | head -45
+  awk -F, 'NR>1{print $2}' "$screens/$name/ops_status.csv" | sort | uniq -c
+  (cd "$screens" && find "$name" -maxdepth 3 \( -name ops_status.csv -o -name batch.log \
+    -o -name run.log -o -name run_identity.json -o -name 'attempt-*.log' -o -name rows.jsonl.gz \
+    \) -print0 | tar -czf "$final/$name.tgz" --null -T -)
+}
+
+# judge A B BUDGET [ARGS...]: A against B, plain into cmp_plain_B, then --confirm within BUDGET
+# seconds into cmp_confirm_B (none when BUDGET is 30 or less).
+judge() {
+  local a=$1 b=$2 budget=$3
+  shift 3
+  say "compare $a $b $*"
+  "$caliber" compare "$screens/$a" "$screens/$b" --calibration none "$@" \
+    -o "$screens/cmp_plain_$b" >"$logs/compare_plain_$b.txt" 2>&1
+  echo "rc=$?"; grep -E "rows|FAST|SLOW|UNSURE|SAME" "$logs/compare_plain_$b.txt" | head -12
+  [ "$budget" -gt 30 ] || return 0
+  say "compare $a $b --confirm (budget $budget s)"
+  "$caliber" compare "$screens/$a" "$screens/$b" --calibration none "$@" --confirm \
+    --confirm-deadline-s "$budget" -o "$screens/cmp_confirm_$b" 2>&1 |
+    grep -v "CUDA Graph is empty" >"$logs/compare_confirm_$b.txt"
+  echo "rc=${PIPESTATUS[0]}"; grep -E "rows|FAST|SLOW|UNSURE|SAME|confirm" \
+    "$logs/compare_confirm_$b.txt" | head -14
+}
+
+# pack_checks TGZ NAME...: the named screens' rows with samples and the comparisons into TGZ.
+pack_checks() {
+  local tgz=$1
+  shift
+  (cd "$screens" && find "$@" cmp_plain_* cmp_confirm_* -maxdepth 3 \( -name results.jsonl \
+    -o -name run_identity.json -o -name ops_status.csv -o -name batch.log -o -name 'compare.*' \
+    -o -name confirmations.jsonl \) -print0 2>/dev/null |
+    tar -czf "$final/$tgz" --null -T -)
+}
+
+finish() {  # finish CASE: the texts in one file, then what comes back
+  tar -czf "$final/logs-${1:-call}-$(date +%H%M%S).tgz" -C "$final" logs && rm -rf "$logs"
+  ls -la "$final"
+}
