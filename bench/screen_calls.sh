@@ -51,22 +51,23 @@ pack_screen() {
     \) -print0 | tar -czf "$final/$name.tgz" --null -T -)
 }
 
-# judge A B BUDGET [ARGS...]: A against B, plain into cmp_plain_B, then --confirm within BUDGET
-# seconds into cmp_confirm_B (none when BUDGET is 30 or less).
+# judge A B BUDGET [ARGS...]: A against B, plain into cmp_plain_A-B, then --confirm within BUDGET
+# seconds into cmp_confirm_A-B (none when BUDGET is 30 or less). Before the sixteenth session's
+# fourth call the folders were cmp_plain_B and cmp_confirm_B.
 judge() {
   local a=$1 b=$2 budget=$3
   shift 3
   say "compare $a $b $*"
   "$caliber" compare "$screens/$a" "$screens/$b" --calibration none "$@" \
-    -o "$screens/cmp_plain_$b" >"$logs/compare_plain_$b.txt" 2>&1
-  echo "rc=$?"; grep -E "rows|FAST|SLOW|UNSURE|SAME" "$logs/compare_plain_$b.txt" | head -12
+    -o "$screens/cmp_plain_$a-$b" >"$logs/compare_plain_$a-$b.txt" 2>&1
+  echo "rc=$?"; grep -E "rows|FAST|SLOW|UNSURE|SAME" "$logs/compare_plain_$a-$b.txt" | grep -v "^SAME" | head -12
   [ "$budget" -gt 30 ] || return 0
   say "compare $a $b --confirm (budget $budget s)"
   "$caliber" compare "$screens/$a" "$screens/$b" --calibration none "$@" --confirm \
-    --confirm-deadline-s "$budget" -o "$screens/cmp_confirm_$b" 2>&1 |
-    grep -v "CUDA Graph is empty" >"$logs/compare_confirm_$b.txt"
+    --confirm-deadline-s "$budget" -o "$screens/cmp_confirm_$a-$b" 2>&1 |
+    grep -v "CUDA Graph is empty" >"$logs/compare_confirm_$a-$b.txt"
   echo "rc=${PIPESTATUS[0]}"; grep -E "rows|FAST|SLOW|UNSURE|SAME|confirm" \
-    "$logs/compare_confirm_$b.txt" | head -14
+    "$logs/compare_confirm_$a-$b.txt" | grep -v "^confirm [0-9]" | head -14
 }
 
 # pack_checks TGZ NAME...: the named screens' rows with samples and the comparisons into TGZ.

@@ -14,6 +14,9 @@
 #                                                 # and --confirm (power); then fx: confirm16.txt
 #                                                 # with --isolation op --policy fixed, judged
 #                                                 # plainly against c321a, if time is left
+#   DEADLINE_S=315 bash bench/session16.sh call4  # a fresh machine: build; isolation8.txt with the
+#                                                 # defaults (wa), --isolation op (oa), --policy
+#                                                 # fixed (wf) and both (of); wa against each
 set -uo pipefail
 source "$(dirname "$0")/screen_calls.sh"
 ops=$here/bench/screen_ops
@@ -40,8 +43,8 @@ case ${1:-} in
     finish "$1" ;;
   call3)
     # The pass goes on from its journal (compare's --confirm), the same command.
-    if [ -d "$screens/cmp_confirm_c321b" ] &&
-      ! grep -q '"complete": true' "$screens"/cmp_confirm_c321b/compare.json 2>/dev/null; then
+    if [ -d "$screens/cmp_confirm_c321a-c321b" ] &&
+      ! grep -q '"complete": true' "$screens"/cmp_confirm_c321a-c321b/compare.json 2>/dev/null; then
       judge c321a c321b "${CONFIRM_AA_S:-120}"
     fi
     judge pa p5 $((($(left) - ${FX_S:-150}) / 2)) --allow-mismatch selftest_delay
@@ -52,7 +55,21 @@ case ${1:-} in
     fi
     pack_checks checks.tgz pa p5 p2 fx
     finish "$1" ;;
+  call4)
+    # A fresh machine: the isolation's share and the policy's in what call 3's fx showed, each
+    # screen of isolation8.txt on this one device, judged plainly against the defaults (wa).
+    build
+    rm -rf "${screens:?}"/wa "$screens"/oa "$screens"/wf "$screens"/of "$screens"/cmp_*
+    batch wa $(($(left) - 105)) --ops-file "$ops/isolation8.txt"
+    batch oa $(($(left) - 75)) --ops-file "$ops/isolation8.txt" --isolation op
+    batch wf $(($(left) - 45)) --ops-file "$ops/isolation8.txt" --policy fixed
+    batch of $(($(left) - 15)) --ops-file "$ops/isolation8.txt" --isolation op --policy fixed
+    judge wa oa 0
+    judge wa wf 0 --allow-mismatch policy
+    judge wa of 0 --allow-mismatch policy
+    pack_checks isolation.tgz wa oa wf of
+    finish "$1" ;;
   *)
-    echo "usage: $0 call1|call2|call3" >&2
+    echo "usage: $0 call1|call2|call3|call4" >&2
     exit 2 ;;
 esac

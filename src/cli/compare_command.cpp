@@ -70,8 +70,9 @@ void add_compare_command(CLI::App& app, CommandAction& action) {
   CLI::Option* confirm = cmd->add_flag(
       "--confirm", args->confirm,
       "re-measure every FAST, SLOW and UNSURE row on this machine's device, A's and B's flags "
-      "back to back in this process, round after round; a verdict stands only when "
-      "the rounds' median speedup agrees (needs A and B of one build and torch)");
+      "back to back in this process, round after round; a FAST or SLOW stands when the "
+      "rounds' median speedup agrees, and where the screens said UNSURE or the other way "
+      "every round must say it (needs A and B of one build and torch)");
   cmd->add_option("--confirm-rounds", args->confirm_rounds, "rounds of the confirmation pass")
       ->check(CLI::Range(kMinConfirmRounds, 50))
       ->capture_default_str();

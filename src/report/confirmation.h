@@ -28,9 +28,9 @@ constexpr int kMinConfirmRounds = 2;
 
 // The verdict after the rounds, judged on the median of the rounds' speedups against the row's
 // band: SAME when it lies within the band; a FAST or SLOW from the screens stands when the median
-// lies beyond the band the same way (UNSURE when the other way); an UNSURE from the screens
-// becomes FAST or SLOW only when every round lies beyond the band that way. UNSURE when too few
-// rounds completed.
+// lies beyond the band the same way. Where the screens said UNSURE, or the other way, the row
+// becomes FAST or SLOW only when every round lies beyond the band that way, else UNSURE. UNSURE
+// when too few rounds completed.
 Verdict confirmed_verdict(const Confirmation& confirmation, double band);
 
 // The rows a confirmation pass re-measures: every judged row the screens' samples did not call

@@ -18,13 +18,17 @@ Confirmation rounds_of(Verdict before, std::vector<double> speedups) {
   return c;
 }
 
-TEST(ConfirmedVerdict, StandsOnlyWhenTheRoundsMedianAgreesBeyondTheBand) {
+TEST(ConfirmedVerdict, StandsWhereTheRoundsMedianAgreesAndGoesTheRoundsWayWhereEveryOneSaysIt) {
   EXPECT_EQ(confirmed_verdict(rounds_of(Verdict::kSlow, {0.95, 0.96, 0.94}), 0.02), Verdict::kSlow);
   EXPECT_EQ(confirmed_verdict(rounds_of(Verdict::kFast, {1.05, 1.01, 1.06}), 0.02), Verdict::kFast);
   // Within the band: the screens' drift did not come back.
   EXPECT_EQ(confirmed_verdict(rounds_of(Verdict::kSlow, {0.99, 1.0, 0.95}), 0.02), Verdict::kSame);
-  // The other way: neither side can be believed.
-  EXPECT_EQ(confirmed_verdict(rounds_of(Verdict::kSlow, {1.05, 1.04, 1.06}), 0.02),
+  // The other way: the rounds alone decide, and only when every one of them says it.
+  EXPECT_EQ(confirmed_verdict(rounds_of(Verdict::kSlow, {1.05, 1.04, 1.06}), 0.02), Verdict::kFast);
+  EXPECT_EQ(confirmed_verdict(rounds_of(Verdict::kFast, {0.95, 0.96, 0.94}), 0.02), Verdict::kSlow);
+  EXPECT_EQ(confirmed_verdict(rounds_of(Verdict::kSlow, {1.05, 1.01, 1.06}), 0.02),
+            Verdict::kUnsure);
+  EXPECT_EQ(confirmed_verdict(rounds_of(Verdict::kFast, {0.95, 1.03, 0.94}), 0.02),
             Verdict::kUnsure);
   // An UNSURE from the screens needs every round to say it.
   EXPECT_EQ(confirmed_verdict(rounds_of(Verdict::kUnsure, {0.95, 0.96, 0.94}), 0.02),
