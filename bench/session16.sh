@@ -14,7 +14,7 @@
 #                                                 # and --confirm (power); then fx: confirm16.txt
 #                                                 # with --isolation op --policy fixed, judged
 #                                                 # plainly against c321a, if time is left
-#   DEADLINE_S=315 bash bench/session16.sh call4  # a fresh machine: build; isolation8.txt with the
+#   DEADLINE_S=288 bash bench/session16.sh call4  # a fresh machine: build; isolation8.txt with the
 #                                                 # defaults (wa), --isolation op (oa), --policy
 #                                                 # fixed (wf) and both (of); wa against each
 set -uo pipefail
@@ -60,10 +60,10 @@ case ${1:-} in
     # screen of isolation8.txt on this one device, judged plainly against the defaults (wa).
     build
     rm -rf "${screens:?}"/wa "$screens"/oa "$screens"/wf "$screens"/of "$screens"/cmp_*
-    batch wa $(($(left) - 105)) --ops-file "$ops/isolation8.txt"
-    batch oa $(($(left) - 75)) --ops-file "$ops/isolation8.txt" --isolation op
-    batch wf $(($(left) - 45)) --ops-file "$ops/isolation8.txt" --policy fixed
-    batch of $(($(left) - 15)) --ops-file "$ops/isolation8.txt" --isolation op --policy fixed
+    batch wa 15 --ops-file "$ops/isolation8.txt"
+    batch oa 28 --ops-file "$ops/isolation8.txt" --isolation op
+    batch wf 22 --ops-file "$ops/isolation8.txt" --policy fixed
+    batch of $(($(left) - 12)) --ops-file "$ops/isolation8.txt" --isolation op --policy fixed
     judge wa oa 0
     judge wa wf 0 --allow-mismatch policy
     judge wa of 0 --allow-mismatch policy
