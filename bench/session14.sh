@@ -13,49 +13,8 @@
 # come back from a call: the texts go into one logs.tgz (call 3 of the fourteenth session lost its
 # wc.tgz to that count).
 set -uo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
-final=${OUT:-$here/bench/out}
-logs=$final/logs
-mkdir -p "$logs"
-start=$(date +%s)
-left() { echo $((${DEADLINE_S:-590} - ($(date +%s) - start))); }
-caliber=$here/.device_build/caliber
-screens=$here/runs/device
+source "$(dirname "$0")/screen_calls.sh"
 name=${NAME:-wc}
-say() { echo "== $* (at $(($(date +%s) - start)) s, $(left) s left)"; }
-
-build() {
-  say "build"
-  OUT=$logs/build DEADLINE_S=$(left) bash "$here/bench/device.sh" devices >"$logs/build.txt" 2>&1
-  local rc=$?
-  tail -5 "$logs/build.txt"
-  [ -x "$caliber" ] || { echo "no caliber build"; exit 1; }
-  return $rc
-}
-
-screen() {  # screen SECONDS: caliber batch with its default flags over the whole corpus
-  say "batch $name (limit $1 s)"
-  local t0; t0=$(date +%s%N)
-  timeout -s INT "$1" "$caliber" batch --devices 0 --no-progress --out "$screens/$name" \
-    >"$logs/batch_${name}_$(date +%H%M%S).txt" 2>&1
-  echo "batch rc=$? wall=$((($(date +%s%N) - t0) / 1000000)) ms" | tee -a "$logs/walls.txt"
-  tail -2 "$screens/$name/batch.log"
-}
-
-pack() {
-  say "pack"
-  python3 "$here/bench/compact_rows.py" "$screens/$name"
-  python3 "$here/bench/screen_profile.py" "$screens/$name" | tee "$logs/profile_$name.txt" | head -45
-  awk -F, 'NR>1{print $2}' "$screens/$name/ops_status.csv" | sort | uniq -c
-  (cd "$screens" && find "$name" -maxdepth 3 \( -name ops_status.csv -o -name batch.log \
-    -o -name run.log -o -name run_identity.json -o -name 'attempt-*.log' -o -name rows.jsonl.gz \
-    \) -print0 | tar -czf "$final/$name.tgz" --null -T -)
-}
-
-finish() {  # finish CASE: the texts in one file, then what comes back
-  tar -czf "$final/logs-${1:-call}-$(date +%H%M%S).tgz" -C "$final" logs && rm -rf "$logs"
-  ls -la "$final"
-}
 
 power() {
   local ops=$here/bench/screen_ops/power14.txt work=$screens/power
@@ -89,13 +48,13 @@ case ${1:-} in
   call1)
     build
     rm -rf "${screens:?}/$name"
-    screen $(($(left) - 45))
-    pack
+    batch "$name" $(($(left) - 45))
+    pack_screen "$name"
     finish "$1" ;;
   resume)
     [ -n "${CALIBER_BUILD:-}" ] && build
-    screen $(($(left) - 45))
-    pack
+    batch "$name" $(($(left) - 45))
+    pack_screen "$name"
     finish "$1" ;;
   power)
     [ -n "${CALIBER_BUILD:-}" ] && build
