@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Helpers of the sessions' device calls on one H200 (bench/session15.sh, bench/session16.sh),
+# Helpers of the sessions' device calls on one H200 (bench/session14.sh to session16.sh),
 # sourced, not run. The caller sets DEADLINE_S (the whole call) before sourcing. Screens go to
 # runs/device/NAME, which stays on a warm machine for the next call; texts go to $OUT/logs and
 # finish() packs them into one tgz (at most 8 files come back from a call).
@@ -44,7 +44,8 @@ pack_screen() {
   local name=$1
   say "pack $name"
   python3 "$here/bench/compact_rows.py" "$screens/$name"
-  python3 "$here/bench/screen_profile.py" "$screens/$name" | tee "$logs/profile_$name.txt" | head -45
+  python3 "$here/bench/screen_profile.py" "$screens/$name" | tee "$logs/profile_$name.txt" |
+    head -45
   awk -F, 'NR>1{print $2}' "$screens/$name/ops_status.csv" | sort | uniq -c
   (cd "$screens" && find "$name" -maxdepth 3 \( -name ops_status.csv -o -name batch.log \
     -o -name run.log -o -name run_identity.json -o -name 'attempt-*.log' -o -name rows.jsonl.gz \
@@ -60,7 +61,8 @@ judge() {
   say "compare $a $b $*"
   "$caliber" compare "$screens/$a" "$screens/$b" --calibration none "$@" \
     -o "$screens/cmp_plain_$a-$b" >"$logs/compare_plain_$a-$b.txt" 2>&1
-  echo "rc=$?"; grep -E "rows|FAST|SLOW|UNSURE|SAME" "$logs/compare_plain_$a-$b.txt" | grep -v "^SAME" | head -12
+  echo "rc=$?"
+  grep -E "rows|FAST|SLOW|UNSURE|SAME" "$logs/compare_plain_$a-$b.txt" | grep -v "^SAME" | head -12
   [ "$budget" -gt 30 ] || return 0
   say "compare $a $b --confirm (budget $budget s)"
   "$caliber" compare "$screens/$a" "$screens/$b" --calibration none "$@" --confirm \
