@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <fmt/format.h>
 
+#include <map>
 #include <mutex>
 
 namespace caliber {
@@ -155,10 +156,22 @@ std::vector<DeviceInfo> enumerate_cuda_devices() {
 }
 
 std::optional<int> read_cuda_sm_clock_mhz(int device_index) {
-  const CudaDriver& d = driver();
-  CUdevice dev = 0;
-  if (!d.loaded || d.device_get(&dev, device_index) != 0) return std::nullopt;
-  Nvml::Device h = nvml_handle(bus_id(d, dev));
+  // The throttle guard reads the clock around every round of samples, tens of thousands of times
+  // a screen: the handle is looked up (driver, PCI bus id, NVML) once per device and process.
+  static std::mutex mutex;
+  static std::map<int, Nvml::Device> handles;
+  Nvml::Device h = nullptr;
+  {
+    std::lock_guard lock(mutex);
+    auto found = handles.find(device_index);
+    if (found == handles.end()) {
+      const CudaDriver& d = driver();
+      CUdevice dev = 0;
+      if (d.loaded && d.device_get(&dev, device_index) == 0) h = nvml_handle(bus_id(d, dev));
+      found = handles.emplace(device_index, h).first;
+    }
+    h = found->second;
+  }
   unsigned mhz = 0;
   if (h == nullptr || nvml().clock(h, kNvmlClockSm, &mhz) != 0) return std::nullopt;
   return static_cast<int>(mhz);

@@ -83,9 +83,9 @@ void add_batch_command(CLI::App& app, CommandAction& action) {
   cmd->add_flag("--no-dismiss", in->no_dismiss, "run dismissed ops too");
   cmd->add_option("--devices,--gpus", o.devices, "device indices, one lane each (e.g. 0,1,2,3)");
   cmd->add_option("--isolation", in->isolation,
-                  fmt::format("accepted: {} (default: worker with a python: candidate, "
-                              "else op)",
-                              isolation_choice().accepted()));
+                  fmt::format("accepted: {} (default: {}: one process per lane runs op after "
+                              "op; op: a process per op)",
+                              isolation_choice().accepted(), to_string(kDefaultIsolation)));
   cmd->add_option("--retries", o.retries, "retries of a failed op (default 2)");
   cmd->add_option("--timeout-s", o.timeout_s, "fixed per-op timeout (default: scaled)");
   cmd->add_option("--timeout-base-s", o.timeout_base_s, "scaled timeout: seconds per op");
