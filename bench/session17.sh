@@ -7,6 +7,9 @@
 #                                                 # 56d1db6's rule); then the whole corpus (wc)
 #                                                 # with the default flags until the deadline
 #   DEADLINE_S=590 bash bench/session17.sh resume # wc again, the same command (it resumes)
+#   DEADLINE_S=330 bash bench/session17.sh rest   # a fresh machine (the warm one was given back
+#                                                 # after call 2, with wc on it): build, then the
+#                                                 # 109 ops wc had not finished as wc_rest
 set -uo pipefail
 source "$(dirname "$0")/screen_calls.sh"
 ops=$here/bench/screen_ops
@@ -31,7 +34,12 @@ case ${1:-} in
   resume)
     whole_corpus
     finish "$1" ;;
+  rest)
+    build
+    batch wc_rest $(($(left) - 25)) --ops-file "$ops/wc17-rest109.txt"
+    pack_screen wc_rest
+    finish "$1" ;;
   *)
-    echo "usage: $0 call1|resume" >&2
+    echo "usage: $0 call1|resume|rest" >&2
     exit 2 ;;
 esac
