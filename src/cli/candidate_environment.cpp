@@ -5,6 +5,7 @@
 #include <mutex>
 
 #include "backend/flaggems_vendor.h"
+#include "cli/candidate_caches.h"
 
 namespace caliber {
 namespace {
@@ -28,6 +29,7 @@ bool set_by_us(const std::string& name, const std::string& value) {
 CandidateEnvironment plan_candidate_environment(const Knobs& knobs, const std::string& backend,
                                                 const EnvLookup& env) {
   CandidateEnvironment out;
+  if (knobs.candidate.starts_with("python:")) out.caches = candidate_caches(env);
   auto source = knobs.sources.find("use_flagtune");
   if (source != knobs.sources.end() && source->second != "default") {
     // FlagGems accepts exactly 0 or 1; the knob also accepts true/false/yes/no/on/off.

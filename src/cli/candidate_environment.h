@@ -1,5 +1,6 @@
 #pragma once
 
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -18,10 +19,12 @@ struct CandidateEnvironment {
   std::string gems_vendor;
   std::string gems_vendor_source;  // the variable the user set, or "backend <name>"
   std::vector<std::pair<std::string, std::string>> exports;  // set before the import
+  std::map<std::string, std::string> caches;  // a python: candidate's (candidate_caches.h)
 };
 
 // USE_FLAGTUNE from --flagtune or USE_FLAGTUNE; GEMS_VENDOR from the backend for a python:
-// candidate, unless the user set one of FlagGems' vendor variables.
+// candidate, unless the user set one of FlagGems' vendor variables; a python: candidate's caches
+// as they are before its import.
 CandidateEnvironment plan_candidate_environment(const Knobs& knobs, const std::string& backend,
                                                 const EnvLookup& env);
 

@@ -158,6 +158,7 @@ RunIdentity identity_of(const RunPlan& p, const std::string& provider_version,
   id.use_flagtune = p.candidate_env.use_flagtune;
   id.gems_vendor = p.candidate_env.gems_vendor;
   id.gems_vendor_source = p.candidate_env.gems_vendor_source;
+  id.candidate_caches = p.candidate_env.caches;
   id.tuner_mode = to_string(p.knobs.tuner);
   id.tuner_file = p.config.tuner_file;
   id.provider = p.knobs.candidate.empty() ? "baseline" : p.knobs.candidate;
@@ -209,6 +210,9 @@ std::string run_banner(const RunPlan& p, const RunIdentity& id) {
       id.cache, id.policy, p.knobs.warmup_ms, p.knobs.rep_ms, p.knobs.noise_target, id.repeat,
       to_string(p.knobs.return_mode), id.tuner_mode, fmt::join(id.dtypes, ","), id.provider));
   if (!knobs.empty()) lines.push_back(fmt::format("  set by: {}", fmt::join(knobs, " ")));
+  for (const auto& [name, state] : id.candidate_caches) {
+    lines.push_back(fmt::format("  candidate cache {}: {}", name, state));
+  }
   if (!p.dismissed_reason.empty()) {
     lines.push_back(fmt::format("  note: {} is on the dismiss list: {}", p.config.op->name(),
                                 p.dismissed_reason));

@@ -34,6 +34,9 @@ struct RunIdentity {
   std::string use_flagtune = "unset";
   std::string gems_vendor;         // GEMS_VENDOR the candidate saw; empty: none
   std::string gems_vendor_source;  // the variable the user set, or "backend <name>"
+  // A python: candidate's on-disk caches when the run began (cli/candidate_caches.h): whether its
+  // autotuner's winners came from an earlier process. Empty for the baseline and a library.
+  std::map<std::string, std::string> candidate_caches;
   std::string tuner_mode;
   std::string tuner_file;
   std::string provider;  // "baseline" or the candidate spec
