@@ -22,7 +22,8 @@ std::string tuned_configs(const EnvLookup& env) {
     if (!url->starts_with(sqlite)) {
       return fmt::format("FLAGGEMS_DB_URL ({}): not a file", url->substr(0, url->find(':')));
     }
-    const fs::path file = "/" + url->substr(sqlite.size());
+    // SQLAlchemy's form: sqlite:///relative.db, sqlite:////absolute.db (FlagGems' own default).
+    const fs::path file = url->substr(sqlite.size());
     std::error_code error;
     const auto bytes = fs::file_size(file, error);
     if (error) return fmt::format("{}: absent", file.string());
@@ -60,7 +61,7 @@ std::string triton_kernels(const EnvLookup& env) {
     ++entries;
   }
   if (entries == 0) return fmt::format("{}: empty", dir.string());
-  return fmt::format("{}: {} entries", dir.string(), entries);
+  return fmt::format("{}: {} entr{}", dir.string(), entries, entries == 1 ? "y" : "ies");
 }
 
 }  // namespace

@@ -14,9 +14,9 @@ namespace caliber {
 // fresh machine tunes everything itself. Triton's compiled kernels (`triton_kernels`) change only
 // what the first call costs, which no sample holds. Neither is number-changing: two screens of
 // one build, the first filling the caches, must stay comparable; the field says which was which.
-// Values: "PATH: absent", "PATH: empty", "PATH: N database(s), B bytes", "PATH: N entries";
-// a FLAGGEMS_DB_URL that is not a sqlite file is named by its scheme alone (it may hold a
-// password).
+// Values: "PATH: absent", "PATH: empty", "PATH: N database(s), B bytes", "PATH: N entries" (the
+// kernel cache's folders); a FLAGGEMS_DB_URL that is not a sqlite file is named by its scheme
+// alone (it may hold a password).
 std::map<std::string, std::string> candidate_caches(const EnvLookup& env);
 
 }  // namespace caliber

@@ -71,7 +71,7 @@ TEST_F(CandidateCaches, FollowsTheVariablesFlagGemsAndTritonRead) {
   EXPECT_EQ(caches.at("flaggems_tuned_configs"),
             (home_ / "gems" / "config_cache").string() + ": 2 databases, 8 bytes");
   EXPECT_EQ(caches.at("triton_kernels"),
-            (home_ / "th" / ".triton" / "cache").string() + ": 1 entries");
+            (home_ / "th" / ".triton" / "cache").string() + ": 1 entry");
   // TRITON_CACHE_DIR wins over TRITON_HOME.
   EXPECT_EQ(candidate_caches(env_of({{"TRITON_HOME", (home_ / "th").string()},
                                      {"TRITON_CACHE_DIR", (home_ / "none").string()}}))
@@ -82,9 +82,13 @@ TEST_F(CandidateCaches, FollowsTheVariablesFlagGemsAndTritonRead) {
 TEST_F(CandidateCaches, ADatabaseUrlIsAFileOrNamedByItsSchemeAlone) {
   write(home_ / "tuned.db", 7);
   const std::string file = (home_ / "tuned.db").string();
-  EXPECT_EQ(candidate_caches(env_of({{"FLAGGEMS_DB_URL", "sqlite:///" + file.substr(1)}}))
+  // An absolute path has four slashes, as FlagGems' own default URL does.
+  EXPECT_EQ(candidate_caches(env_of({{"FLAGGEMS_DB_URL", "sqlite:///" + file}}))
                 .at("flaggems_tuned_configs"),
             file + ": 1 database, 7 bytes");
+  EXPECT_EQ(candidate_caches(env_of({{"FLAGGEMS_DB_URL", "sqlite:///no/such.db"}}))
+                .at("flaggems_tuned_configs"),
+            "no/such.db: absent");
   EXPECT_EQ(candidate_caches(env_of({{"FLAGGEMS_DB_URL", "postgresql://u:secret@db/gems"}}))
                 .at("flaggems_tuned_configs"),
             "FLAGGEMS_DB_URL (postgresql): not a file");
