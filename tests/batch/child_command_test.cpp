@@ -5,17 +5,12 @@
 #include <nlohmann/json.hpp>
 
 #include "backend/registry.h"
+#include "core/fake_env.h"
 
 namespace caliber {
 namespace {
 
-EnvLookup env_of(std::map<std::string, std::string> values) {
-  return [values](const std::string& name) -> std::optional<std::string> {
-    auto it = values.find(name);
-    if (it == values.end()) return std::nullopt;
-    return it->second;
-  };
-}
+using caliber::testing::env_of;
 
 std::optional<std::string> value_of(
     const std::vector<std::pair<std::string, std::optional<std::string>>>& env,

@@ -7,19 +7,14 @@
 #include <map>
 
 #include "cli/candidate_environment.h"
+#include "core/fake_env.h"
 
 namespace caliber {
 namespace {
 
 namespace fs = std::filesystem;
 
-EnvLookup env_of(std::map<std::string, std::string> values) {
-  return [values](const std::string& name) -> std::optional<std::string> {
-    auto it = values.find(name);
-    if (it == values.end()) return std::nullopt;
-    return it->second;
-  };
-}
+using caliber::testing::env_of;
 
 class CandidateCaches : public ::testing::Test {
  protected:

@@ -4,16 +4,12 @@
 
 #include <map>
 
+#include "core/fake_env.h"
+
 namespace caliber {
 namespace {
 
-EnvLookup env_of(std::map<std::string, std::string> values) {
-  return [values](const std::string& name) -> std::optional<std::string> {
-    auto it = values.find(name);
-    if (it == values.end()) return std::nullopt;
-    return it->second;
-  };
-}
+using caliber::testing::env_of;
 
 Knobs knobs_with(const std::string& candidate, std::map<std::string, std::string> env = {}) {
   return resolve_knobs({{"candidate", candidate}}, env_of(std::move(env)));

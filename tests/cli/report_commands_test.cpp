@@ -37,10 +37,9 @@ class ReportCommands : public ::testing::Test {
   std::string a = (dir / "a").string();
   std::string b = (dir / "b").string();
 
-  // Two real runs of one op on the host, for a confirmation pass to re-run.
-  // Two CPU runs of cumsum, 4 rows each. Two runs can still give a row the same median to the
-  // nanosecond (a SAME verdict even with no minimum effect), so the tests below count the rows the
-  // pass takes instead of assuming all of them.
+  // Two real runs of one op on the host, 4 rows each, for a confirmation pass to re-run. Two runs
+  // can give a row the same median to the nanosecond (SAME even with no minimum effect), so the
+  // tests below count the rows the pass takes instead of assuming all of them.
   void measure_cpu_pair() {
     const std::string quick =
         "run --backend cpu --op cumsum --dtypes float32,int32 --warmup-ms 1 --rep-ms 3 "

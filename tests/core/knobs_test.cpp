@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "core/error.h"
+#include "core/fake_env.h"
 
 namespace caliber {
 namespace {
@@ -11,13 +12,7 @@ namespace {
 using ::testing::AllOf;
 using ::testing::HasSubstr;
 
-EnvLookup env_of(std::map<std::string, std::string> values) {
-  return [values](const std::string& name) -> std::optional<std::string> {
-    auto it = values.find(name);
-    if (it == values.end()) return std::nullopt;
-    return it->second;
-  };
-}
+using caliber::testing::env_of;
 
 std::string usage_message(const FlagValues& flags, const EnvLookup& env) {
   try {
