@@ -18,8 +18,8 @@ python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upg
 say "candidate first calls: ${OPS:-abs,softmax,mm}"
 PYTHONPATH=/tmp/site OUT=$final/fc timeout -s INT $(($(left) - 20)) \
   bash "$here/bench/candidate_first_calls.sh" 2>&1 | tee "$logs/first_calls.txt"
-(cd "$final/fc" && find first_calls \( -name '*.log' -o -name run.log -o -name run_identity.json \
-  -o -name results.jsonl \) -not -path '*/triton/*' -not -path '*/gems*/*' -print0 |
+(cd "$final/fc" && find first_calls \( -name '*.log' -o -name run_identity.json -o -name results.jsonl \) \
+  -not -path '*/triton/*' -not -path '*/gems/*' -not -path '*/gems_compiled/*' -print0 |
   tar -czf "$final/first_calls.tgz" --null -T -)
 rm -rf "$final/fc"
 finish first_calls
