@@ -95,10 +95,10 @@ RunPlan plan_run(const FlagValues& flags, const EnvLookup& env) {
   p.config.timers = plan_device_timers(p.device_api, *p.config.backend, k.timer, k.enable_graph);
   check_cache_state(p.config.timers, k.cache, p.config.backend->name);
   check_selftest_delay(p.config.timers, k.selftest_delay, p.config.backend->name);
-  OpList deny = OpList::load(default_capture_deny_list());
-  OpList dismiss = OpList::load(default_dismiss_list());
-  p.capture_denied = deny.find(p.config.op->name(), p.config.backend->name) != nullptr;
-  if (const OpListEntry* e = dismiss.dismissal(p.config.op->name(), p.config.backend->name)) {
+  auto deny = OpList::cached(default_capture_deny_list());
+  auto dismiss = OpList::cached(default_dismiss_list());
+  p.capture_denied = deny->find(p.config.op->name(), p.config.backend->name) != nullptr;
+  if (const OpListEntry* e = dismiss->dismissal(p.config.op->name(), p.config.backend->name)) {
     p.dismissed_reason = e->reason;
   }
   p.out = k.out_dir.empty() ? RunDirectory::default_path("runs", p.config.op->name())

@@ -7,6 +7,7 @@
 #include "core/atomic_file.h"
 #include "core/choice.h"
 #include "core/error.h"
+#include "core/parsed_file_cache.h"
 
 namespace caliber {
 namespace {
@@ -73,6 +74,10 @@ OpList OpList::parse(const std::string& text, const std::string& name) {
 OpList OpList::load(const std::filesystem::path& path) {
   if (!std::filesystem::exists(path)) throw_usage("op list {}: no such file", path.string());
   return parse(read_file(path), path.string());
+}
+
+std::shared_ptr<const OpList> OpList::cached(const std::filesystem::path& path) {
+  return cached_parse(path, &OpList::load);
 }
 
 const OpListEntry* OpList::find(const std::string& op, const std::string& backend,

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,8 @@ class OpList {
   // batch (and of ops/capture_deny.yaml).
   static OpList load(const std::filesystem::path& path);
   static OpList parse(const std::string& text, const std::string& name);
+  // load's list, parsed once per process while the file is unchanged (a worker's every op asks).
+  static std::shared_ptr<const OpList> cached(const std::filesystem::path& path);
 
   // The entry that covers `op` on `backend` for `dtype` ("" matches dtype-wide entries only).
   const OpListEntry* find(const std::string& op, const std::string& backend,

@@ -1,13 +1,13 @@
 #include "core/shape_file.h"
 
-#include <initializer_list>
 #include <yaml-cpp/yaml.h>
 
 #include <charconv>
-#include <mutex>
+#include <initializer_list>
 
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/parsed_file_cache.h"
 
 namespace caliber {
 namespace {
@@ -171,12 +171,7 @@ std::vector<std::string> ShapeFile::keys() const {
 }
 
 std::shared_ptr<const ShapeFile> cached_shape_file(const std::filesystem::path& path) {
-  static std::mutex mutex;
-  static std::map<std::string, std::shared_ptr<const ShapeFile>> cache;
-  std::lock_guard<std::mutex> lock(mutex);
-  auto& slot = cache[path.string()];
-  if (!slot) slot = std::make_shared<const ShapeFile>(ShapeFile::load(path));
-  return slot;
+  return cached_parse(path, &ShapeFile::load);
 }
 
 }  // namespace caliber

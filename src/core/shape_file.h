@@ -40,7 +40,8 @@ class ShapeFile {
   std::map<std::string, ShapeEntry> entries_;
 };
 
-// Loads each file once per process (shape resolution asks for the same files op after op).
+// Loads each file once per process while it is unchanged (shape resolution asks for the same
+// files op after op).
 std::shared_ptr<const ShapeFile> cached_shape_file(const std::filesystem::path& path);
 
 }  // namespace caliber

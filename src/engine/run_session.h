@@ -50,9 +50,10 @@ struct RunConfig {
 bool releases_cache_after_dtype(bool last_dtype, bool fatal,
                                 const std::optional<DeviceMemory>& memory);
 
-// One run of one op: opens the device (DeviceContext), measures every case dtype by dtype
-// (CaseRunner), and hands the rows to its sinks as they come. Returns the exit code: 0 every row
-// succeeded, 1 some failed, 3 device fatal (the run stops; what was written stays valid).
+// One run of one op: opens the device (the process's shared DeviceContext), measures every case
+// dtype by dtype (CaseRunner), and hands the rows to its sinks as they come. Returns the exit code:
+// 0 every row succeeded, 1 some failed, 3 device fatal (the run stops; what was written stays
+// valid).
 class RunSession {
  public:
   // `candidate` may be null (the baseline only).

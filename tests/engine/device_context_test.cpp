@@ -20,6 +20,20 @@ TEST(DeviceContext, OwnsTheHostDeviceForTheCpuBackend) {
   EXPECT_EQ(device.peaks(), nullptr);
 }
 
+TEST(DeviceContext, AProcessOpensEachDeviceOnceAndKeepsIt) {
+  const BackendDescriptor& cpu = find_backend("--backend", "cpu");
+  DeviceInfo host;
+  host.name = "host for the shared-context test";
+  DeviceContext& first = shared_device_context(cpu, 0, host);
+  DeviceContext& again = shared_device_context(cpu, 0, host);
+  EXPECT_EQ(&first, &again);
+  EXPECT_EQ(&first.api(), &again.api());
+  EXPECT_EQ(first.info().name, host.name);
+  DeviceInfo other = host;
+  other.name = "another device's info";
+  EXPECT_NE(&shared_device_context(cpu, 0, other), &first);
+}
+
 TEST(DeviceContext, TorchDeviceNamesTheIndexOfAnAccelerator) {
   EXPECT_EQ(torch_device_of(find_backend("--backend", "cpu"), 3), "cpu");
   EXPECT_EQ(torch_device_of(find_backend("--backend", "cuda"), 3), "cuda:3");

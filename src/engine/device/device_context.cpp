@@ -5,6 +5,9 @@
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <map>
+#include <mutex>
+#include <tuple>
 #include <utility>
 
 #include "core/error.h"
@@ -27,6 +30,17 @@ DeviceContext::DeviceContext(const BackendDescriptor& backend, int device_index,
 const DevicePeaks& DeviceContext::load_or_measure_peaks(const std::filesystem::path& cache_file) {
   peaks_ = caliber::load_or_measure_peaks(*api_, *runtime_, torch_device_, info_.name, cache_file);
   return *peaks_;
+}
+
+DeviceContext& shared_device_context(const BackendDescriptor& backend, int device_index,
+                                     const DeviceInfo& info, bool generic_api) {
+  using Key = std::tuple<std::string, int, std::string, bool>;
+  static std::mutex mutex;
+  static auto* contexts = new std::map<Key, std::unique_ptr<DeviceContext>>();
+  std::lock_guard<std::mutex> lock(mutex);
+  auto& slot = (*contexts)[Key{backend.name, device_index, info.name, generic_api}];
+  if (!slot) slot = std::make_unique<DeviceContext>(backend, device_index, info, generic_api);
+  return *slot;
 }
 
 std::string torch_device_of(const BackendDescriptor& backend, int device_index) {

@@ -55,6 +55,15 @@ class DeviceContext {
   std::optional<DevicePeaks> peaks_;
 };
 
+// The context of `device_index` of `backend` that this process opened first, opened now if none
+// is: a worker measures op after op on one device, and opening it again for each op (the
+// timers' stream, host-mapped flags, the runtime's first allocation) cost an op milliseconds.
+// Nothing a measurement reads is kept in it from one run to the next but its flush buffer; each
+// run loads its own peaks and sets its own tuner. Kept until the process exits (never destroyed:
+// a context freed during static destruction would call into a runtime already torn down).
+DeviceContext& shared_device_context(const BackendDescriptor& backend, int device_index,
+                                     const DeviceInfo& info, bool generic_api = false);
+
 // "cuda:0" for an accelerator, "cpu" for the host.
 std::string torch_device_of(const BackendDescriptor& backend, int device_index);
 

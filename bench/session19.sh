@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# The nineteenth session's device calls on one H200 (issue 19): the whole corpus with the default
+# flags on the build that reuses the device context and the parsed lists per worker. The second
+# call needs the first one's build and screen on a machine still warm.
+#   DEADLINE_S=420 bash bench/session19.sh c321    # build; the disk's sync latency; the 321-op
+#                                                  # screen (c321), against the trial of session 18
+#   DEADLINE_S=590 bash bench/session19.sh call1   # build; the disk's sync latency; then the
+#                                                  # whole corpus (wc) until the deadline
+#   DEADLINE_S=590 bash bench/session19.sh resume  # wc again, the same command (it resumes)
+set -uo pipefail
+source "$(dirname "$0")/screen_calls.sh"
+
+# sync_latency: what one durable append (write + fdatasync, as append_line_durable does) and one
+# atomic replace (write + fsync + rename) cost on the disk the screens are written to.
+sync_latency() {
+  say "sync latency"
+  mkdir -p "$screens"
+  python3 - "$screens" <<'PY' | tee "$logs/sync_latency.txt"
+import os, statistics, sys, time
+d = sys.argv[1]
+line = b"x" * 20000 + b"\n"
+def timed(fn, n=200):
+    t = []
+    for _ in range(n):
+        s = time.perf_counter(); fn(); t.append((time.perf_counter() - s) * 1e3)
+    return statistics.median(t), sorted(t)[int(0.9 * n)]
+path = os.path.join(d, ".sync_probe")
+def append():
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    os.write(fd, line); os.fdatasync(fd); os.close(fd)
+def replace():
+    tmp = path + ".tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    os.write(fd, line[:2000]); os.fsync(fd); os.close(fd); os.rename(tmp, path + ".r")
+for name, fn in (("append 20 kB + fdatasync", append), ("replace 2 kB + fsync + rename", replace)):
+    med, p90 = timed(fn)
+    print(f"{name}: median {med:.3f} ms, p90 {p90:.3f} ms (200 times, {d})")
+for p in (path, path + ".r"):
+    os.remove(p)
+PY
+}
+
+whole_corpus() {  # whole_corpus: wc until 25 s before the deadline, then packed
+  batch wc $(($(left) - 25))
+  pack_screen wc
+}
+
+case ${1:-} in
+  c321)
+    build
+    rm -rf "${screens:?}"/c321
+    sync_latency
+    batch c321 $(($(left) - 30)) --ops-file "$here/bench/screen_ops/corpus321.txt"
+    pack_screen c321
+    finish "$1" ;;
+  call1)
+    build
+    rm -rf "${screens:?}"/wc
+    sync_latency
+    whole_corpus
+    finish "$1" ;;
+  resume)
+    whole_corpus
+    finish "$1" ;;
+  *)
+    echo "usage: $0 c321|call1|resume" >&2
+    exit 2 ;;
+esac
