@@ -4,6 +4,10 @@
 # call needs the first one's build and screen on a machine still warm.
 #   DEADLINE_S=420 bash bench/session19.sh c321    # build; the disk's sync latency; the 321-op
 #                                                  # screen (c321), against the trial of session 18
+#   DEADLINE_S=590 bash bench/session19.sh aba     # build; the first 160 ops of corpus321.txt
+#                                                  # three times: shared device context (s1),
+#                                                  # CALIBER_FRESH_DEVICE_CONTEXT=1 (f1), shared
+#                                                  # (s2), on one machine
 #   DEADLINE_S=590 bash bench/session19.sh call1   # build; the disk's sync latency; then the
 #                                                  # whole corpus (wc) until the deadline
 #   DEADLINE_S=590 bash bench/session19.sh resume  # wc again, the same command (it resumes)
@@ -53,6 +57,18 @@ case ${1:-} in
     batch c321 $(($(left) - 30)) --ops-file "$here/bench/screen_ops/corpus321.txt"
     pack_screen c321
     finish "$1" ;;
+  aba)
+    build
+    rm -rf "${screens:?}"/s1 "$screens"/f1 "$screens"/s2
+    half=$here/bench/screen_ops/corpus321-first160.txt
+    batch s1 150 --ops-file "$half"
+    CALIBER_FRESH_DEVICE_CONTEXT=1 batch f1 150 --ops-file "$half"
+    batch s2 $(($(left) - 30)) --ops-file "$half"
+    for n in s1 f1 s2; do
+      pack_screen "$n" >/dev/null
+      grep -E "summed op wall|run.log time" "$logs/profile_$n.txt"
+    done
+    finish "$1" ;;
   call1)
     build
     rm -rf "${screens:?}"/wc
@@ -63,6 +79,6 @@ case ${1:-} in
     whole_corpus
     finish "$1" ;;
   *)
-    echo "usage: $0 c321|call1|resume" >&2
+    echo "usage: $0 c321|aba|call1|resume" >&2
     exit 2 ;;
 esac

@@ -128,6 +128,8 @@ RunPlan plan_run(const FlagValues& flags, const EnvLookup& env) {
   p.config.peaks_file = peaks != nullptr ? fs::path(peaks) : p.out / "device_peaks.json";
   const char* state = std::getenv("CALIBER_SELFTEST_STATE");
   p.config.state_dir = state != nullptr ? state : p.out.string();
+  const char* fresh = std::getenv("CALIBER_FRESH_DEVICE_CONTEXT");
+  p.config.fresh_device_context = fresh != nullptr && std::string(fresh) == "1";
   p.config.artifacts = p.out;
   return p;
 }

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <memory>
 #include <optional>
 
 #include "core/error.h"
@@ -29,8 +30,14 @@ int RunSession::run(RunIdentity identity, const std::string& banner,
   const Clock::time_point begun = Clock::now();
   each_sink([&](RunSink& s) { s.begin(identity, banner); });
 
+  std::unique_ptr<DeviceContext> own;
+  if (c.fresh_device_context) {
+    own =
+        std::make_unique<DeviceContext>(*c.backend, c.device_index, c.device, c.generic_device_api);
+  }
   DeviceContext& device =
-      shared_device_context(*c.backend, c.device_index, c.device, c.generic_device_api);
+      own ? *own
+          : shared_device_context(*c.backend, c.device_index, c.device, c.generic_device_api);
   const Clock::time_point opened = Clock::now();
   device.load_or_measure_peaks(c.peaks_file);
   // After the peaks: their 8192^3 probe product must not enter the tuner's records.

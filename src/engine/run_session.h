@@ -39,7 +39,11 @@ struct RunConfig {
   std::string tuner_file;
   std::filesystem::path peaks_file;  // where the device's peaks are cached
   std::string state_dir;             // for ops that keep state across attempts
-  std::filesystem::path artifacts;   // named by the end banner
+  // A device context of the run's own instead of the process's shared one (the way every run
+  // opened the device before contexts were shared; CALIBER_FRESH_DEVICE_CONTEXT=1), so that the
+  // sharing can be measured against it on one machine.
+  bool fresh_device_context = false;
+  std::filesystem::path artifacts;  // named by the end banner
 };
 
 // Whether the allocator's cache goes back to the device after a dtype's cases: after the op's
