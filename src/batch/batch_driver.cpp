@@ -105,6 +105,7 @@ nlohmann::json identity_json(const BatchPlan& plan, const Selection& selection) 
           {"child_flags", plan.child_flags},
           {"replay_from", plan.knobs.replay_from},
           {"parallel_warmup_gpus", plan.knobs.parallel_warmup_gpus},
+          {"warm_pass", o.warm_pass},
           {"selected", selection.ops.size()},
           {"dismissed", dismissed}};
 }
@@ -431,6 +432,23 @@ int run_batch(const BatchOptions& options, const EnvLookup& env) {
   if (!options.force) check_resumable(dir, identity);
   write_file_atomic(dir.identity_path(), identity.dump(2) + "\n");
 
+  if (options.warm_pass > 0) {
+    // Its own directory, status and markers: a resumed batch warms only the ops it has not.
+    BatchPlan warm = warm_pass_plan(plan);
+    BatchDirectory warm_dir(warm.out_dir);
+    dir.log(fmt::format("warm pass: {} lane(s) on device {} into {}", options.warm_pass,
+                        plan.devices.front(), warm.out_dir.string()));
+    Selection warm_selection{selection.ops, {}};
+    int warm_code = BatchSession(warm, warm_dir, std::move(warm_selection), {}).run();
+    dir.log(fmt::format("warm pass: exit {} (its failures cost the measured runs a compile only)",
+                        warm_code));
+    if (warm_code == kInterruptedExitCode) {
+      identity["end_time"] = utc_now_iso8601();
+      identity["exit"] = warm_code;
+      write_file_atomic(dir.identity_path(), identity.dump(2) + "\n");
+      return warm_code;
+    }
+  }
   int code = BatchSession(plan, dir, std::move(selection), std::move(costs)).run();
   identity["end_time"] = utc_now_iso8601();
   identity["exit"] = code;

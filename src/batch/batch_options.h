@@ -50,6 +50,11 @@ struct BatchOptions {
   // (docs/results.md, issue 21), so the order stays what earlier screens used unless asked.
   bool longest_first = false;
   std::string costs_from;  // empty: ops/op_costs.csv, then this batch's own earlier walls
+  // > 0: before the screen, every selected op runs once through this many warm lanes on the
+  // first device, `caliber run --warm-only` (the candidate's calls untimed, FlagGems' tuned
+  // configs into a throwaway database), so that the measured runs find its kernels compiled
+  // (Triton's on-disk cache) and do their own tuning. Needs a candidate.
+  int warm_pass = 0;
   bool force = false;
   bool redo_failed = false;
   bool progress = true;

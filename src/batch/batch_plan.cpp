@@ -77,9 +77,10 @@ const std::vector<std::string>& batch_knob_names() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> out;
     for (const auto& def : knob_table()) {
-      // `caliber batch --shard I/N` shards the op list (BatchOptions::shard), not an op's cases.
+      // `caliber batch --shard I/N` shards the op list (BatchOptions::shard), not an op's cases;
+      // --warm-pass, not --warm-only, asks a batch for warm runs.
       if (def.name != "op" && def.name != "node" && def.name != "device" && def.name != "op_file" &&
-          def.name != "shard") {
+          def.name != "shard" && def.name != "warm_only") {
         out.push_back(def.name);
       }
     }
@@ -103,6 +104,16 @@ BatchPlan plan_batch(const BatchOptions& options, const EnvLookup& env) {
                                                          to_string(plan.knobs.level)))
                      : std::filesystem::path(plan.knobs.out_dir);
   plan.child_binary = child_binary(env);
+  if (options.warm_pass < 0 || options.warm_pass > kMaxWarmLanes) {
+    throw_usage("--warm-pass: {} is not accepted (accepted: 0 to {} warm lanes)", options.warm_pass,
+                kMaxWarmLanes);
+  }
+  if (options.warm_pass > 0 && plan.knobs.candidate.empty()) {
+    throw_usage(
+        "--warm-pass: {} needs --candidate (a warm pass calls a candidate's kernels once before "
+        "the screen, so that the measured runs find them compiled)",
+        options.warm_pass);
+  }
   if (!plan.knobs.replay_from.empty() && !std::filesystem::is_directory(plan.knobs.replay_from)) {
     throw_usage("{}: '{}' is not a directory (accepted: an earlier batch's --out)",
                 plan.knobs.sources["replay_from"], plan.knobs.replay_from);
@@ -120,6 +131,21 @@ BatchPlan plan_batch(const BatchOptions& options, const EnvLookup& env) {
     plan.child_flags["dtypes"] = fmt::format("{}", fmt::join(names, ","));
   }
   return plan;
+}
+
+BatchPlan warm_pass_plan(const BatchPlan& plan) {
+  BatchPlan warm = plan;
+  warm.devices.assign(static_cast<size_t>(plan.options.warm_pass), plan.devices.front());
+  warm.isolation = Isolation::kWorker;  // a Python candidate's import, once per warm lane
+  warm.options.retries = 0;             // a failed warm call costs the measured run a compile
+  warm.options.warm_pass = 0;
+  warm.options.shard.reset();  // the batch's selection is sharded already
+  warm.out_dir = plan.out_dir / "warm";
+  warm.child_flags["warm_only"] = "1";
+  // FlagGems keeps each autotuned winner in SQLite (libentry.py reads FLAGGEMS_DB_URL at import):
+  // winners tuned beside other warm lanes must not reach the measured runs.
+  warm.child_env.emplace_back("FLAGGEMS_DB_URL", "sqlite:///:memory:");
+  return warm;
 }
 
 double op_timeout_s(const BatchOptions& options, int shape_count, size_t dtype_count) {

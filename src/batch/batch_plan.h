@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "backend/backend_descriptor.h"
@@ -23,7 +24,18 @@ struct BatchPlan {
   std::filesystem::path out_dir;
   std::filesystem::path child_binary;
   FlagValues child_flags;  // knob name -> value, the same for every child of this batch
+  // Set in every child's environment, after the lane's own variables (a warm pass's throwaway
+  // tuned-config database).
+  std::vector<std::pair<std::string, std::string>> child_env;
 };
+
+// The largest --warm-pass: warm lanes share one device's memory and host cores.
+inline constexpr int kMaxWarmLanes = 16;
+
+// The plan of `plan`'s warm pass (BatchOptions::warm_pass): warm_pass lanes on its first device,
+// in workers, without retries, `--warm-only` for every child, FLAGGEMS_DB_URL at an in-memory
+// SQLite database, into OUT/warm.
+BatchPlan warm_pass_plan(const BatchPlan& plan);
 
 // The knob names `caliber batch` accepts (every knob except the per-run ones it sets itself).
 const std::vector<std::string>& batch_knob_names();

@@ -22,6 +22,7 @@ ChildSpec lane_child_spec(const BatchPlan& plan, int device, std::vector<std::st
   // read from this file by every later one.
   spec.env.emplace_back("CALIBER_PEAKS_FILE",
                         (plan.out_dir / fmt::format("device_peaks-{}.json", device)).string());
+  for (const auto& [name, value] : plan.child_env) spec.env.emplace_back(name, value);
   return spec;
 }
 

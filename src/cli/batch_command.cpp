@@ -102,6 +102,11 @@ void add_batch_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--costs-from", o.costs_from,
                   "expected wall times for --order longest-first: an ops_status.csv or a batch "
                   "directory (default: ops/op_costs.csv, then this batch's own earlier walls)");
+  cmd->add_option("--warm-pass", o.warm_pass,
+                  fmt::format("with --candidate: first run every op once, untimed, in this many "
+                              "warm lanes on the first device, so that the screen finds the "
+                              "candidate's kernels compiled (0 to {}; default 0: none)",
+                              kMaxWarmLanes));
   cmd->add_flag("--force", o.force, "redo every op, complete or not");
   cmd->add_flag("--redo-failed", o.redo_failed, "redo the complete ops that did not pass");
   cmd->add_flag("--no-progress", in->no_progress, "no live progress line");
@@ -159,6 +164,9 @@ void add_batch_command(CLI::App& app, CommandAction& action) {
       }
       if (!in->shard.empty()) options.shard = parse_shard_spec("--shard", in->shard);
       if (launcher == Launcher::kSlurm) {
+        if (options.warm_pass > 0) {
+          throw_usage("--warm-pass: only with a local batch (--launcher local)");
+        }
         SlurmOptions slurm = in->slurm;
         slurm.attach = !in->attach.empty();
         return run_slurm_batch(options, slurm, in->attach, process_env(), merge_sweep);

@@ -42,7 +42,8 @@ int run_planned(const RunPlan& plan, const std::string& command_line, const RunO
   TerminalSink terminal(output.out, output.color, output.progress);
   RunSession session(plan.config, candidate.get(), {&files, &log, &terminal});
   int code = session.run(identity, run_banner(plan, identity), started);
-  // FlagGems' record (--record log|json) from the rows the session wrote.
+  // FlagGems' record (--record log|json) from the rows the session wrote; a warm run wrote none.
+  if (plan.config.warm_only) return code;
   write_run_record(dir.root(), plan.knobs.record,
                    {plan.config.op->name(), flaggems_mode_name(identity.timer), identity.level,
                     plan.knobs.metrics},

@@ -32,7 +32,7 @@ const std::vector<std::string> kRunKnobs = {
     "noise_target", "min_samples", "min_time_s", "max_time_s", "throttle_fraction", "flush_mb",
     "flush_method", "selftest_delay", "graph_captures", "tuner", "tuner_file",
     "isolate_tuner_cache", "use_flagtune", "device", "out_dir", "candidate", "shard", "record",
-    "metrics", "op_file", "device_api", "backend_library"};
+    "metrics", "op_file", "device_api", "backend_library", "warm_only"};
 // clang-format on
 
 std::vector<DType> resolve_dtypes(const Knobs& knobs, const OpDef& op) {
@@ -130,6 +130,7 @@ RunPlan plan_run(const FlagValues& flags, const EnvLookup& env) {
   p.config.state_dir = state != nullptr ? state : p.out.string();
   const char* fresh = std::getenv("CALIBER_FRESH_DEVICE_CONTEXT");
   p.config.fresh_device_context = fresh != nullptr && std::string(fresh) == "1";
+  p.config.warm_only = k.warm_only;
   p.config.artifacts = p.out;
   return p;
 }
@@ -214,6 +215,11 @@ std::string run_banner(const RunPlan& p, const RunIdentity& id) {
   if (!knobs.empty()) lines.push_back(fmt::format("  set by: {}", fmt::join(knobs, " ")));
   for (const auto& [name, state] : id.candidate_caches) {
     lines.push_back(fmt::format("  candidate cache {}: {}", name, state));
+  }
+  if (p.config.warm_only) {
+    lines.push_back(
+        "  warm only: each case's inputs and one untimed call of the candidate, no rows (a warm "
+        "pass of caliber batch --warm-pass)");
   }
   if (!p.dismissed_reason.empty()) {
     lines.push_back(fmt::format("  note: {} is on the dismiss list: {}", p.config.op->name(),

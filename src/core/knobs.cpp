@@ -141,6 +141,7 @@ std::vector<KnobDef> make_table() {
       bool_knob("isolate_tuner_cache", "--isolate-tuner-cache", "ZL_ISOLATE_TUNER_CACHE",
                 &Knobs::isolate_tuner_cache),
       bool_knob("use_flagtune", "--flagtune", "USE_FLAGTUNE", &Knobs::use_flagtune),
+      bool_knob("warm_only", "--warm-only", "", &Knobs::warm_only),
       int_knob("parallel_warmup_gpus", "--parallel-warmup-gpus", "PARALLEL_WARMUP_GPUS", 0,
                &Knobs::parallel_warmup_gpus),
       string_knob("replay_from", "--replay-from", "REPLAY_FROM", "a batch directory",

@@ -63,6 +63,9 @@ struct Knobs {
   bool isolate_tuner_cache = false;
   bool use_flagtune = false;
   int parallel_warmup_gpus = 0;
+  // The warm pass's runs (`caliber batch --warm-pass`): each case's inputs and one call of the
+  // candidate, untimed, so that its JIT compiles before the measured run; no rows.
+  bool warm_only = false;
   std::string replay_from;
   int device = 0;
   std::string out_dir;

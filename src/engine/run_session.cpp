@@ -39,9 +39,13 @@ int RunSession::run(RunIdentity identity, const std::string& banner,
       own ? *own
           : shared_device_context(*c.backend, c.device_index, c.device, c.generic_device_api);
   const Clock::time_point opened = Clock::now();
-  device.load_or_measure_peaks(c.peaks_file);
-  // After the peaks: their 8192^3 probe product must not enter the tuner's records.
-  device.configure_gemm_tuner(c.tuner, c.tuner_file);
+  // A warm pass's runs share the device with each other: peaks measured there would be wrong,
+  // and a warm run keeps no rows to rate against them.
+  if (!c.warm_only) {
+    device.load_or_measure_peaks(c.peaks_file);
+    // After the peaks: their 8192^3 probe product must not enter the tuner's records.
+    device.configure_gemm_tuner(c.tuner, c.tuner_file);
+  }
   const Clock::time_point tuned = Clock::now();
 
   CaseRunner::Setup setup;
@@ -57,6 +61,8 @@ int RunSession::run(RunIdentity identity, const std::string& banner,
   const size_t total = c.dtypes.size() * c.case_indices.size();
   size_t done = 0;
   RunEnd end;
+  size_t warm_failed = 0;
+  std::string warm_first_failure;
   for (DType dtype : c.dtypes) {
     std::vector<ResultRow> dtype_rows;
     for (size_t index : c.case_indices) {
@@ -69,6 +75,17 @@ int RunSession::run(RunIdentity identity, const std::string& banner,
       std::vector<ResultRow> rows;
       const Clock::time_point case_start = Clock::now();
       try {
+        if (c.warm_only) {
+          std::string failure = runner.warm_case(shape, dtype);
+          in_cases_s += seconds(case_start, Clock::now());
+          ++done;
+          if (failure.empty()) continue;
+          if (warm_failed++ == 0) {
+            warm_first_failure =
+                fmt::format("{} {}: {}", dtype_name(dtype), shape.label(), failure);
+          }
+          continue;
+        }
         rows = runner.run_case(shape, dtype, c.shapes.shape_desc);
       } catch (const Error& e) {
         if (e.kind() != ErrorKind::kDeviceFatal) throw;
@@ -89,9 +106,11 @@ int RunSession::run(RunIdentity identity, const std::string& banner,
       ++done;
       if (!end.fatal.empty()) break;
     }
-    DtypeRows table{c.op->name(), dtype_name(dtype), to_string(c.timers.primary), c.level,
-                    dtype_rows};
-    each_sink([&](RunSink& s) { s.dtype_done(table); });
+    if (!c.warm_only) {
+      DtypeRows table{c.op->name(), dtype_name(dtype), to_string(c.timers.primary), c.level,
+                      dtype_rows};
+      each_sink([&](RunSink& s) { s.dtype_done(table); });
+    }
     if (releases_cache_after_dtype(dtype == c.dtypes.back(), !end.fatal.empty(),
                                    device.api().memory())) {
       const Clock::time_point release_start = Clock::now();
@@ -123,6 +142,7 @@ int RunSession::run(RunIdentity identity, const std::string& banner,
       "  time: {:.3f} s before the first case (plan and files {:.3f}, device {:.3f}, peaks and "
       "tuner {:.3f}, op {:.3f}), {:.3f} s in cases, {:.3f} s around them ({:.3f} releasing "
       "cached memory)\n"
+      "{}"
       "  artifacts: {}\n",
       identity.end_time, end.rows, end.failed, end.wall_s, end.exit_code,
       end.fatal.empty() ? "" : "  DEVICE FATAL: " + error_summary(end.fatal),
@@ -131,6 +151,9 @@ int RunSession::run(RunIdentity identity, const std::string& banner,
       static_cast<double>(end.device_reserved_bytes) / kMiB, getpid(), seconds(started, ready),
       seconds(started, begun), seconds(begun, opened), seconds(opened, tuned),
       seconds(tuned, ready), in_cases_s, seconds(ready, finished) - in_cases_s, releasing_s,
+      c.warm_only ? fmt::format("  warm only: {} case(s) warmed, {} failed{}\n", done, warm_failed,
+                                warm_failed > 0 ? " (first: " + warm_first_failure + ")" : "")
+                  : "",
       c.artifacts.string());
   each_sink([&](RunSink& s) { s.end(identity, end); });
   return end.exit_code;

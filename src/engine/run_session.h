@@ -43,6 +43,9 @@ struct RunConfig {
   // opened the device before contexts were shared; CALIBER_FRESH_DEVICE_CONTEXT=1), so that the
   // sharing can be measured against it on one machine.
   bool fresh_device_context = false;
+  // Each case's inputs and one untimed call of the candidate (the baseline's without one), no
+  // rows, no peaks, no tuner: a warm pass's run (Knobs::warm_only).
+  bool warm_only = false;
   std::filesystem::path artifacts;  // named by the end banner
 };
 
