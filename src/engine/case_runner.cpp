@@ -122,37 +122,39 @@ ResultRow CaseRunner::measure_function(ResultRow row, const std::string& provide
   }
 }
 
-std::string CaseRunner::warm_case(const ShapeCase& shape, DType dtype) {
+CaseRunner::Warmed CaseRunner::warm_case(const ShapeCase& shape, DType dtype) {
+  if (setup_.candidate != nullptr) {
+    if (!coverage_) {
+      coverage_ = setup_.candidate->covers_op(op_, device_.backend().torch_device_type);
+    }
+    if (coverage_->function.empty() && !coverage_->covered())
+      return {.covered = false, .failure = ""};
+  }
   try {
     seed_generators(device_.torch_device(),
                     fnv1a(fmt::format("{}|{}|{}", op_.name(), shape.label(), dtype_name(dtype))));
     OpInstance instance = instantiate(
         op_, shape, dtype, {.device = device_.torch_device(), .state_dir = setup_.state_dir});
-    if (setup_.candidate != nullptr) {
-      if (!coverage_) {
-        coverage_ = setup_.candidate->covers_op(op_, device_.backend().torch_device_type);
+    if (setup_.candidate == nullptr) {
+      if (op_.backward()) instance.call()();  // its instance has not made the gradient call yet
+    } else if (!coverage_->function.empty()) {
+      try {
+        setup_.candidate->bind_function(*op_.python_fn(), instance.args()).call();
+      } catch (const Error&) {
+        throw;
+      } catch (...) {
+        setup_.candidate->rethrow_candidate_failure(std::current_exception());
       }
-      if (!coverage_->function.empty()) {
-        try {
-          setup_.candidate->bind_function(*op_.python_fn(), instance.args()).call();
-        } catch (const Error&) {
-          throw;
-        } catch (...) {
-          setup_.candidate->rethrow_candidate_failure(std::current_exception());
-        }
-      } else if (coverage_->covered()) {
-        with_candidate(*setup_.candidate, [&] { instance.call()(); });
-      }
-    } else if (op_.backward()) {
-      instance.call()();  // a backward op's instance has not made its gradient call yet
+    } else {
+      with_candidate(*setup_.candidate, [&] { instance.call()(); });
     }
     device_.api().synchronize();
   } catch (const Error& e) {
     if (e.kind() != ErrorKind::kOpFailure) throw;
     device_.release_cached_memory();  // as a measured case does after a failure
-    return error_summary(e.what());
+    return {.covered = true, .failure = error_summary(e.what())};
   }
-  return "";
+  return {};
 }
 
 std::vector<ResultRow> CaseRunner::run_case(const ShapeCase& shape, DType dtype,

@@ -40,10 +40,14 @@ class CaseRunner {
   std::vector<ResultRow> run_case(const ShapeCase& shape, DType dtype, const std::string& desc);
 
   // A warm pass's case: the inputs (which make the baseline's call) and one call of the
-  // candidate where it covers the op, untimed and unverified, so that its JIT compiles and its
-  // autotuner runs before a measured run needs them. Returns why it failed, empty when it did
-  // not; a device-fatal error propagates.
-  std::string warm_case(const ShapeCase& shape, DType dtype);
+  // candidate, untimed and unverified, so that its JIT compiles and its autotuner runs before a
+  // measured run needs them. Nothing is built for an op the candidate does not cover. A
+  // device-fatal error propagates.
+  struct Warmed {
+    bool covered = true;  // false: the candidate has nothing for this op, so nothing ran
+    std::string failure;  // why the call failed; empty when it did not
+  };
+  Warmed warm_case(const ShapeCase& shape, DType dtype);
 
   // True once a capture poisoned the context: the op's remaining cases are not attempted.
   bool stopped() const { return stopped_; }

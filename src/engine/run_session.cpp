@@ -62,6 +62,7 @@ int RunSession::run(RunIdentity identity, const std::string& banner,
   size_t done = 0;
   RunEnd end;
   size_t warm_failed = 0;
+  size_t warm_not_covered = 0;
   std::string warm_first_failure;
   for (DType dtype : c.dtypes) {
     std::vector<ResultRow> dtype_rows;
@@ -76,13 +77,14 @@ int RunSession::run(RunIdentity identity, const std::string& banner,
       const Clock::time_point case_start = Clock::now();
       try {
         if (c.warm_only) {
-          std::string failure = runner.warm_case(shape, dtype);
+          CaseRunner::Warmed warmed = runner.warm_case(shape, dtype);
           in_cases_s += seconds(case_start, Clock::now());
           ++done;
-          if (failure.empty()) continue;
+          if (!warmed.covered) ++warm_not_covered;
+          if (warmed.failure.empty()) continue;
           if (warm_failed++ == 0) {
             warm_first_failure =
-                fmt::format("{} {}: {}", dtype_name(dtype), shape.label(), failure);
+                fmt::format("{} {}: {}", dtype_name(dtype), shape.label(), warmed.failure);
           }
           continue;
         }
@@ -151,8 +153,10 @@ int RunSession::run(RunIdentity identity, const std::string& banner,
       static_cast<double>(end.device_reserved_bytes) / kMiB, getpid(), seconds(started, ready),
       seconds(started, begun), seconds(begun, opened), seconds(opened, tuned),
       seconds(tuned, ready), in_cases_s, seconds(ready, finished) - in_cases_s, releasing_s,
-      c.warm_only ? fmt::format("  warm only: {} case(s) warmed, {} failed{}\n", done, warm_failed,
-                                warm_failed > 0 ? " (first: " + warm_first_failure + ")" : "")
+      c.warm_only ? fmt::format("  warm only: {} case(s) warmed, {} failed{}, {} not covered\n",
+                                done - warm_not_covered, warm_failed,
+                                warm_failed > 0 ? " (first: " + warm_first_failure + ")" : "",
+                                warm_not_covered)
                   : "",
       c.artifacts.string());
   each_sink([&](RunSink& s) { s.end(identity, end); });

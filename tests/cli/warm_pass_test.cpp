@@ -67,12 +67,23 @@ TEST_F(WarmPass, AWarmRunCallsTheCandidateOnEveryCaseAndKeepsNoRows) {
   EXPECT_FALSE(fs::exists(out("warm_add") / "results.jsonl"));
   std::string log = read_file(out("warm_add") / "run.log");
   EXPECT_THAT(log, HasSubstr("warm only: each case's inputs and one untimed call"));
-  EXPECT_THAT(log, HasSubstr("warm only: 2 case(s) warmed, 0 failed"));
+  EXPECT_THAT(log, HasSubstr("warm only: 2 case(s) warmed, 0 failed, 0 not covered"));
   EXPECT_THAT(log, HasSubstr("0 rows, 0 failed"));
   // No peaks probe: warm runs share a device, and their peaks would be measured under load.
   EXPECT_FALSE(fs::exists(out("warm_add") / "device_peaks.json"));
   // The candidate's kernel ran: its first call is in the log.
   EXPECT_EQ(lines_of(read_file(call_log())).size(), 1u);
+}
+
+TEST_F(WarmPass, AnOpTheCandidateDoesNotCoverBuildsNothing) {
+  auto r =
+      caliber(std::string("run ") + kQuick +
+              " --op mul --dtypes float32 --candidate python:toy_override --warm-only 1 --out " +
+              out("warm_mul").string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_THAT(read_file(out("warm_mul") / "run.log"),
+              HasSubstr("warm only: 0 case(s) warmed, 0 failed, 2 not covered"));
+  EXPECT_FALSE(fs::exists(call_log()));
 }
 
 TEST_F(WarmPass, AFailingCandidateCallIsReportedAndTheWarmRunStillPasses) {
@@ -98,7 +109,8 @@ TEST_F(WarmPass, ABatchWarmsEveryOpInItsWarmLanesThenScreensWithTheRealDatabase)
   for (const char* op : {"add", "relu"}) {
     fs::path warm_op = out("batch") / "warm" / "ops" / op;
     EXPECT_FALSE(fs::exists(warm_op / "results.jsonl")) << op;
-    EXPECT_THAT(read_file(warm_op / "run.log"), HasSubstr("warm only: 2 case(s) warmed, 0 failed"));
+    EXPECT_THAT(read_file(warm_op / "run.log"),
+                HasSubstr("warm only: 2 case(s) warmed, 0 failed, 0 not covered"));
     EXPECT_TRUE(fs::exists(out("batch") / "ops" / op / "results.jsonl")) << op;
   }
   auto screen = read_ops_status(out("batch") / "ops_status.csv");
