@@ -1,16 +1,15 @@
 #!/usr/bin/env bash
-# The nineteenth session's device calls on one H200 (issue 19): the whole corpus with the default
-# flags on the build that reuses the device context and the parsed lists per worker. The second
-# call needs the first one's build and screen on a machine still warm.
+# The nineteenth session's device calls on one H200 (issue 19): the default screen on the build
+# that shares the device context and the parsed op lists across a worker's ops, and that sharing
+# against a context per run on one machine.
 #   DEADLINE_S=420 bash bench/session19.sh c321    # build; the disk's sync latency; the 321-op
 #                                                  # screen (c321), against the trial of session 18
-#   DEADLINE_S=590 bash bench/session19.sh aba     # build; the first 160 ops of corpus321.txt
+#   DEADLINE_S=560 bash bench/session19.sh aba     # build; the first 160 ops of corpus321.txt
 #                                                  # three times: shared device context (s1),
 #                                                  # CALIBER_FRESH_DEVICE_CONTEXT=1 (f1), shared
 #                                                  # (s2), on one machine
-#   DEADLINE_S=590 bash bench/session19.sh call1   # build; the disk's sync latency; then the
-#                                                  # whole corpus (wc) until the deadline
-#   DEADLINE_S=590 bash bench/session19.sh resume  # wc again, the same command (it resumes)
+# Calls 3 and 4 (the comparisons, the second c321) were one-line commands over
+# bench/screen_calls.sh, in bench/results/README.md.
 set -uo pipefail
 source "$(dirname "$0")/screen_calls.sh"
 
@@ -44,11 +43,6 @@ for p in (path, path + ".r"):
 PY
 }
 
-whole_corpus() {  # whole_corpus: wc until 25 s before the deadline, then packed
-  batch wc $(($(left) - 25))
-  pack_screen wc
-}
-
 case ${1:-} in
   c321)
     build
@@ -69,16 +63,7 @@ case ${1:-} in
       grep -E "summed op wall|run.log time" "$logs/profile_$n.txt"
     done
     finish "$1" ;;
-  call1)
-    build
-    rm -rf "${screens:?}"/wc
-    sync_latency
-    whole_corpus
-    finish "$1" ;;
-  resume)
-    whole_corpus
-    finish "$1" ;;
   *)
-    echo "usage: $0 c321|aba|call1|resume" >&2
+    echo "usage: $0 c321|aba" >&2
     exit 2 ;;
 esac
