@@ -122,22 +122,30 @@ ResultRow CaseRunner::measure_function(ResultRow row, const std::string& provide
   }
 }
 
+const Coverage& CaseRunner::coverage() {
+  if (!coverage_) coverage_ = setup_.candidate->covers_op(op_, device_.backend().torch_device_type);
+  return *coverage_;
+}
+
+OpInstance CaseRunner::instance_of(const ShapeCase& shape, DType dtype) {
+  // The same input values for the same case whatever ran before it in this process: a worker's
+  // generators would otherwise go on from the previous op's draws, and data-dependent ops (sort,
+  // unique, scatter) time other work in a worker than in a fresh process or in another order.
+  seed_generators(device_.torch_device(),
+                  fnv1a(fmt::format("{}|{}|{}", op_.name(), shape.label(), dtype_name(dtype))));
+  return instantiate(op_, shape, dtype,
+                     {.device = device_.torch_device(), .state_dir = setup_.state_dir});
+}
+
 CaseRunner::Warmed CaseRunner::warm_case(const ShapeCase& shape, DType dtype) {
-  if (setup_.candidate != nullptr) {
-    if (!coverage_) {
-      coverage_ = setup_.candidate->covers_op(op_, device_.backend().torch_device_type);
-    }
-    if (coverage_->function.empty() && !coverage_->covered())
-      return {.covered = false, .failure = ""};
+  if (setup_.candidate != nullptr && coverage().function.empty() && !coverage().covered()) {
+    return {.covered = false, .failure = ""};
   }
   try {
-    seed_generators(device_.torch_device(),
-                    fnv1a(fmt::format("{}|{}|{}", op_.name(), shape.label(), dtype_name(dtype))));
-    OpInstance instance = instantiate(
-        op_, shape, dtype, {.device = device_.torch_device(), .state_dir = setup_.state_dir});
+    OpInstance instance = instance_of(shape, dtype);
     if (setup_.candidate == nullptr) {
       if (op_.backward()) instance.call()();  // its instance has not made the gradient call yet
-    } else if (!coverage_->function.empty()) {
+    } else if (!coverage().function.empty()) {
       try {
         setup_.candidate->bind_function(*op_.python_fn(), instance.args()).call();
       } catch (const Error&) {
@@ -175,14 +183,7 @@ std::vector<ResultRow> CaseRunner::run_case(const ShapeCase& shape, DType dtype,
   };
   try {
     device_.reset_peak_memory();
-    // The same input values for the same case whatever ran before it in this process: a
-    // worker's generators would otherwise go on from the previous op's draws, and
-    // data-dependent ops (sort, unique, scatter) time other work in a worker than in a fresh
-    // process or in another order.
-    seed_generators(device_.torch_device(),
-                    fnv1a(fmt::format("{}|{}|{}", op_.name(), shape.label(), dtype_name(dtype))));
-    OpInstance instance = instantiate(
-        op_, shape, dtype, {.device = device_.torch_device(), .state_dir = setup_.state_dir});
+    OpInstance instance = instance_of(shape, dtype);
     row.inputs_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
             .count();
@@ -218,25 +219,23 @@ std::vector<ResultRow> CaseRunner::run_case(const ShapeCase& shape, DType dtype,
     rows.push_back(measure_provider("baseline", false));
     if (setup_.candidate != nullptr && !stopped_) {
       std::string spec = setup_.candidate->spec();
-      if (!coverage_) {
-        coverage_ = setup_.candidate->covers_op(op_, device_.backend().torch_device_type);
-      }
-      if (!coverage_->baseline_intact()) {
+      const Coverage& covers = coverage();
+      if (!covers.baseline_intact()) {
         rows.front().markers.push_back(
-            fmt::format("baseline_changed[{}]", fmt::join(coverage_->baseline_changed, ",")));
+            fmt::format("baseline_changed[{}]", fmt::join(covers.baseline_changed, ",")));
       }
-      if (!coverage_->covered()) {
+      if (!covers.covered()) {
         ResultRow r = row;
         r.provider = spec;
         r.status = RowStatus::kNotCovered;
-        r.error = coverage_->function_declared
+        r.error = covers.function_declared
                       ? fmt::format("not covered: {} has no python function {}", spec,
                                     op_.python_fn()->name)
                       : fmt::format("not covered: the candidate overrides none of {}",
                                     fmt::join(op_.aten(), ", "));
         rows.push_back(r);
       } else {
-        ResultRow r = measure_provider(spec, true, coverage_->function);
+        ResultRow r = measure_provider(spec, true, covers.function);
         if (r.status == RowStatus::kSuccess && rows.front().status == RowStatus::kSuccess &&
             r.latency_ms > 0) {
           r.baseline_ms = rows.front().latency_ms;

@@ -63,6 +63,11 @@ class CaseRunner {
   ResultRow measure_function(ResultRow row, const std::string& provider,
                              const std::string& function, OpInstance& instance);
 
+  // What the candidate covers of the op, asked of the dispatcher on first use (a candidate is set).
+  const Coverage& coverage();
+  // The case's inputs, its generators seeded from the case alone.
+  OpInstance instance_of(const ShapeCase& shape, DType dtype);
+
   const OpDef& op_;
   DeviceContext& device_;
   Setup setup_;

@@ -56,13 +56,17 @@ class WarmPass : public ::testing::Test {
                               " TOY_OVERRIDE_CALL_LOG=" + call_log().string() + " " +
                               CALIBER_BINARY + " " + args);
   }
+
+  // `caliber run --warm-only 1` of OP in float32 with CANDIDATE, into out(name).
+  testing::ShellResult warm_run(const std::string& op, const std::string& candidate,
+                                const std::string& name) const {
+    return caliber(std::string("run ") + kQuick + " --op " + op + " --dtypes float32 --candidate " +
+                   candidate + " --warm-only 1 --out " + out(name).string());
+  }
 };
 
 TEST_F(WarmPass, AWarmRunCallsTheCandidateOnEveryCaseAndKeepsNoRows) {
-  auto r =
-      caliber(std::string("run ") + kQuick +
-              " --op add --dtypes float32 --candidate python:toy_override --warm-only 1 --out " +
-              out("warm_add").string());
+  auto r = warm_run("add", "python:toy_override", "warm_add");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_FALSE(fs::exists(out("warm_add") / "results.jsonl"));
   std::string log = read_file(out("warm_add") / "run.log");
@@ -76,10 +80,7 @@ TEST_F(WarmPass, AWarmRunCallsTheCandidateOnEveryCaseAndKeepsNoRows) {
 }
 
 TEST_F(WarmPass, AnOpTheCandidateDoesNotCoverBuildsNothing) {
-  auto r =
-      caliber(std::string("run ") + kQuick +
-              " --op mul --dtypes float32 --candidate python:toy_override --warm-only 1 --out " +
-              out("warm_mul").string());
+  auto r = warm_run("mul", "python:toy_override", "warm_mul");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_THAT(read_file(out("warm_mul") / "run.log"),
               HasSubstr("warm only: 0 case(s) warmed, 0 failed, 2 not covered"));
@@ -87,10 +88,7 @@ TEST_F(WarmPass, AnOpTheCandidateDoesNotCoverBuildsNothing) {
 }
 
 TEST_F(WarmPass, AFailingCandidateCallIsReportedAndTheWarmRunStillPasses) {
-  auto r = caliber(std::string("run ") + kQuick +
-                   " --op add --dtypes float32 --candidate python:toy_override:raising_context "
-                   "--warm-only 1 --out " +
-                   out("warm_raise").string());
+  auto r = warm_run("add", "python:toy_override:raising_context", "warm_raise");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   std::string log = read_file(out("warm_raise") / "run.log");
   EXPECT_THAT(log, HasSubstr("warm only: 2 case(s) warmed, 2 failed (first: float32"));
