@@ -49,7 +49,7 @@ pack_screen() {
   awk -F, 'NR>1{print $2}' "$screens/$name/ops_status.csv" | sort | uniq -c
   (cd "$screens" && find "$name" -maxdepth 3 \( -name ops_status.csv -o -name batch.log \
     -o -name run.log -o -name run_identity.json -o -name 'attempt-*.log' -o -name rows.jsonl.gz \
-    \) -print0 | tar -czf "$final/$name.tgz" --null -T -)
+    -o -path "$name/workers/*.log" \) -print0 | tar -czf "$final/$name.tgz" --null -T -)
 }
 
 # judge A B BUDGET [ARGS...]: A against B, plain into cmp_plain_A-B, then --confirm within BUDGET

@@ -124,6 +124,13 @@ TEST_F(WarmPass, ABatchWarmsEveryOpInItsWarmLanesThenScreensWithTheRealDatabase)
       << read_file(call_log());
   std::string batch_log = read_file(out("batch") / "batch.log");
   EXPECT_THAT(batch_log, HasSubstr("warm pass: 2 lane(s) on device 0"));
+  // The screen's worker says in its own log what each op cost it outside the op's run.
+  std::string worker_log = read_file(out("batch") / "workers" / "device-0.log");
+  for (const char* op : {"add", "relu"}) {
+    EXPECT_THAT(worker_log, HasSubstr(std::string("worker: ") + op + " exit 0: answered in "))
+        << worker_log;
+  }
+  EXPECT_THAT(worker_log, HasSubstr("ms, heap trimmed in "));
   EXPECT_THAT(read_file(out("batch") / "batch_identity.json"), HasSubstr("\"warm_pass\": 2"));
 
   // Resumed, the batch warms and screens nothing again.

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# The twentieth session's device calls on one H200: the whole corpus with default flags on the
+# current build (issue 19), then the warm pass with FlagGems (issue 16).
+#   DEADLINE_S=590 bash bench/session20.sh wc       # build; the whole corpus (wc) until the
+#                                                   # deadline
+#   DEADLINE_S=590 bash bench/session20.sh resume   # wc again, the same command (it resumes)
+#   run(command="DEADLINE_S=... bash bench/session20.sh warm",
+#       carry=["third_party_fetched/flaggems.tgz", ".whl"])
+#                                                   # FlagGems from the carried archive; WARM_OPS
+#                                                   # screened with python:flag_gems twice, each
+#                                                   # with empty caches of its own: without a warm
+#                                                   # pass (cold), then with --warm-pass 8 (warm)
+# Each stage builds only when the warm machine has no build (CALIBER_SKIP_BUILD=1 skips it).
+set -uo pipefail
+source "$(dirname "$0")/screen_calls.sh"
+
+build_once() {
+  if [ -x "$caliber" ] && [ "${CALIBER_SKIP_BUILD:-}" = 1 ]; then return 0; fi
+  build
+}
+
+whole_corpus() {  # whole_corpus: wc until 25 s before the deadline, then packed
+  batch wc $(($(left) - 25))
+  pack_screen wc
+  grep -c '' "$screens/wc/workers/device-0.log" 2>/dev/null
+}
+
+# The eighteenth session's ops less silu_and_mul (26.7 s of cases with both caches warm).
+warm_ops=${WARM_OPS:-abs,softmax,mm,layer_norm,sum,add,mul,exp,gelu,rms_norm,cumsum,argmax,log_softmax,bmm,addmm,max,where}
+
+flaggems_screen() {  # flaggems_screen NAME LIMIT [ARGS...]: a python:flag_gems batch, empty caches
+  local name=$1 limit=$2
+  shift 2
+  rm -rf "${screens:?}/$name" "/tmp/caches_$name"
+  mkdir -p "/tmp/caches_$name"
+  (
+    # FlagGems takes any FLAGGEMS_DB_URL that is set, even an empty one, as its database.
+    unset FLAGGEMS_DB_URL
+    export PYTHONPATH=$here/third_party_fetched/FlagGems/src:/tmp/site
+    export TRITON_CACHE_DIR=/tmp/caches_$name/triton FLAGGEMS_CACHE_DIR=/tmp/caches_$name/gems
+    batch "$name" "$limit" --ops "$warm_ops" --dtypes float16 --candidate python:flag_gems "$@"
+  )
+  grep -E "warm pass|selected|finished|stopped" "$screens/$name/batch.log" | head -8
+}
+
+case ${1:-} in
+  wc)
+    build_once
+    rm -rf "${screens:?}"/wc
+    whole_corpus
+    finish "$1" ;;
+  resume)
+    whole_corpus
+    finish "$1" ;;
+  warm)
+    build_once
+    say "FlagGems from third_party_fetched/flaggems.tgz, sqlalchemy from .whl"
+    tar -xzf "$here/third_party_fetched/flaggems.tgz" -C "$here/third_party_fetched" || exit 1
+    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+      --target /tmp/site "$here"/.whl/*.whl >"$logs/pip.txt" 2>&1 || {
+      tail -5 "$logs/pip.txt"
+      exit 1
+    }
+    half=$((($(left) - 60) / 2))
+    flaggems_screen fg_cold "$half"
+    flaggems_screen fg_warm $(($(left) - 40)) --warm-pass 8
+    for n in fg_cold fg_warm; do pack_screen "$n" >/dev/null; done
+    (cd "$screens" && find fg_warm/warm -maxdepth 3 \( -name ops_status.csv -o -name batch.log \
+      -o -name run.log -o -name 'attempt-*.log' \) -print0 | tar -czf "$final/fg_warm_pass.tgz" \
+      --null -T -)
+    finish "$1" ;;
+  *)
+    echo "usage: $0 wc|resume|warm" >&2
+    exit 2 ;;
+esac
