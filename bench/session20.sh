@@ -9,7 +9,9 @@
 #                                                   # FlagGems from the carried archive; WARM_OPS
 #                                                   # screened with python:flag_gems twice, each
 #                                                   # with empty caches of its own: without a warm
-#                                                   # pass (cold), then with --warm-pass 8 (warm)
+#                                                   # pass (fg_cold), then with --warm-pass 8
+#                                                   # (fg_warm), then at FlagGems' --mode kernel
+#                                                   # on fg_warm's caches (fg_direct)
 # Each stage builds only when the warm machine has no build (CALIBER_SKIP_BUILD=1 skips it).
 set -uo pipefail
 source "$(dirname "$0")/screen_calls.sh"
@@ -28,16 +30,19 @@ whole_corpus() {  # whole_corpus: wc until 25 s before the deadline, then packed
 # The eighteenth session's ops less silu_and_mul (26.7 s of cases with both caches warm).
 warm_ops=${WARM_OPS:-abs,softmax,mm,layer_norm,sum,add,mul,exp,gelu,rms_norm,cumsum,argmax,log_softmax,bmm,addmm,max,where}
 
-flaggems_screen() {  # flaggems_screen NAME LIMIT [ARGS...]: a python:flag_gems batch, empty caches
-  local name=$1 limit=$2
-  shift 2
-  rm -rf "${screens:?}/$name" "/tmp/caches_$name"
-  mkdir -p "/tmp/caches_$name"
+# flaggems_screen NAME CACHES LIMIT [ARGS...]: a python:flag_gems batch with Triton's and FlagGems'
+# caches in /tmp/caches_CACHES (emptied first when CACHES is NAME).
+flaggems_screen() {
+  local name=$1 caches=/tmp/caches_$2 limit=$3
+  [ "$1" = "$2" ] && rm -rf "$caches"
+  shift 3
+  rm -rf "${screens:?}/$name"
+  mkdir -p "$caches"
   (
     # FlagGems takes any FLAGGEMS_DB_URL that is set, even an empty one, as its database.
     unset FLAGGEMS_DB_URL
     export PYTHONPATH=$here/third_party_fetched/FlagGems/src:/tmp/site
-    export TRITON_CACHE_DIR=/tmp/caches_$name/triton FLAGGEMS_CACHE_DIR=/tmp/caches_$name/gems
+    export TRITON_CACHE_DIR=$caches/triton FLAGGEMS_CACHE_DIR=$caches/gems
     batch "$name" "$limit" --ops "$warm_ops" --dtypes float16 --candidate python:flag_gems "$@"
   )
   grep -E "warm pass|selected|finished|stopped" "$screens/$name/batch.log" | head -8
@@ -61,10 +66,12 @@ case ${1:-} in
       tail -5 "$logs/pip.txt"
       exit 1
     }
-    half=$((($(left) - 60) / 2))
-    flaggems_screen fg_cold "$half"
-    flaggems_screen fg_warm $(($(left) - 40)) --warm-pass 8
-    for n in fg_cold fg_warm; do pack_screen "$n" >/dev/null; done
+    third=$((($(left) - 60) / 3))
+    flaggems_screen fg_cold fg_cold $((3 * third / 2))
+    flaggems_screen fg_warm fg_warm "$third" --warm-pass 8
+    # do_bench's caliber (FlagGems' --mode kernel) on fg_warm's caches: every kernel compiled.
+    flaggems_screen fg_direct fg_warm $(($(left) - 40)) --mode kernel
+    for n in fg_cold fg_warm fg_direct; do pack_screen "$n" >/dev/null; done
     (cd "$screens" && find fg_warm/warm -maxdepth 3 \( -name ops_status.csv -o -name batch.log \
       -o -name run.log -o -name 'attempt-*.log' \) -print0 | tar -czf "$final/fg_warm_pass.tgz" \
       --null -T -)
