@@ -82,6 +82,35 @@ pack_checks() {
     tar -czf "$final/$tgz" --null -T -)
 }
 
+# flaggems_setup: FlagGems from the carried third_party_fetched/flaggems.tgz (bench/prepare_flaggems.sh),
+# sqlalchemy from the carried .whl into /tmp/site.
+flaggems_setup() {
+  say "FlagGems from third_party_fetched/flaggems.tgz, sqlalchemy from .whl"
+  tar -xzf "$here/third_party_fetched/flaggems.tgz" -C "$here/third_party_fetched" || return 1
+  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+    --target /tmp/site "$here"/.whl/*.whl >"$logs/pip.txt" 2>&1 || {
+    tail -5 "$logs/pip.txt"
+    return 1
+  }
+}
+
+# flaggems_batch NAME CACHES LIMIT [ARGS...]: batch NAME with --candidate python:flag_gems, Triton's
+# and FlagGems' caches in /tmp/caches_CACHES (emptied first when CACHES is NAME).
+flaggems_batch() {
+  local name=$1 caches=/tmp/caches_$2 limit=$3
+  [ "$1" = "$2" ] && rm -rf "$caches"
+  shift 3
+  mkdir -p "$caches"
+  (
+    # FlagGems takes any FLAGGEMS_DB_URL that is set, even an empty one, as its database.
+    unset FLAGGEMS_DB_URL
+    export PYTHONPATH=$here/third_party_fetched/FlagGems/src:/tmp/site
+    export TRITON_CACHE_DIR=$caches/triton FLAGGEMS_CACHE_DIR=$caches/gems
+    batch "$name" "$limit" --candidate python:flag_gems "$@"
+  )
+  grep -E "warm pass|selected|finished|stopped" "$screens/$name/batch.log" | head -8
+}
+
 finish() {  # finish CASE: the texts in one file, then what comes back
   tar -czf "$final/logs-${1:-call}-$(date +%H%M%S).tgz" -C "$final" logs && rm -rf "$logs"
   ls -la "$final"

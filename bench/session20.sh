@@ -30,24 +30,6 @@ whole_corpus() {  # whole_corpus: wc until 25 s before the deadline, then packed
 # The eighteenth session's ops less silu_and_mul (26.7 s of cases with both caches warm).
 warm_ops=${WARM_OPS:-abs,softmax,mm,layer_norm,sum,add,mul,exp,gelu,rms_norm,cumsum,argmax,log_softmax,bmm,addmm,max,where}
 
-# flaggems_screen NAME CACHES LIMIT [ARGS...]: a python:flag_gems batch with Triton's and FlagGems'
-# caches in /tmp/caches_CACHES (emptied first when CACHES is NAME).
-flaggems_screen() {
-  local name=$1 caches=/tmp/caches_$2 limit=$3
-  [ "$1" = "$2" ] && rm -rf "$caches"
-  shift 3
-  rm -rf "${screens:?}/$name"
-  mkdir -p "$caches"
-  (
-    # FlagGems takes any FLAGGEMS_DB_URL that is set, even an empty one, as its database.
-    unset FLAGGEMS_DB_URL
-    export PYTHONPATH=$here/third_party_fetched/FlagGems/src:/tmp/site
-    export TRITON_CACHE_DIR=$caches/triton FLAGGEMS_CACHE_DIR=$caches/gems
-    batch "$name" "$limit" --ops "$warm_ops" --dtypes float16 --candidate python:flag_gems "$@"
-  )
-  grep -E "warm pass|selected|finished|stopped" "$screens/$name/batch.log" | head -8
-}
-
 case ${1:-} in
   wc)
     build_once
@@ -59,18 +41,14 @@ case ${1:-} in
     finish "$1" ;;
   warm)
     build_once
-    say "FlagGems from third_party_fetched/flaggems.tgz, sqlalchemy from .whl"
-    tar -xzf "$here/third_party_fetched/flaggems.tgz" -C "$here/third_party_fetched" || exit 1
-    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
-      --target /tmp/site "$here"/.whl/*.whl >"$logs/pip.txt" 2>&1 || {
-      tail -5 "$logs/pip.txt"
-      exit 1
-    }
+    flaggems_setup || exit 1
     third=$((($(left) - 60) / 3))
-    flaggems_screen fg_cold fg_cold $((3 * third / 2))
-    flaggems_screen fg_warm fg_warm "$third" --warm-pass 8
+    rm -rf "${screens:?}"/fg_cold "$screens"/fg_warm "$screens"/fg_direct
+    fg=(--ops "$warm_ops" --dtypes float16)
+    flaggems_batch fg_cold fg_cold $((3 * third / 2)) "${fg[@]}"
+    flaggems_batch fg_warm fg_warm "$third" "${fg[@]}" --warm-pass 8
     # do_bench's caliber (FlagGems' --mode kernel) on fg_warm's caches: every kernel compiled.
-    flaggems_screen fg_direct fg_warm $(($(left) - 40)) --mode kernel
+    flaggems_batch fg_direct fg_warm $(($(left) - 40)) "${fg[@]}" --mode kernel
     for n in fg_cold fg_warm fg_direct; do pack_screen "$n" >/dev/null; done
     (cd "$screens" && find fg_warm/warm -maxdepth 3 \( -name ops_status.csv -o -name batch.log \
       -o -name run.log -o -name 'attempt-*.log' \) -print0 | tar -czf "$final/fg_warm_pass.tgz" \
