@@ -82,8 +82,8 @@ pack_checks() {
     tar -czf "$final/$tgz" --null -T -)
 }
 
-# flaggems_setup: FlagGems from the carried third_party_fetched/flaggems.tgz (bench/prepare_flaggems.sh),
-# sqlalchemy from the carried .whl into /tmp/site.
+# flaggems_setup: FlagGems from the carried third_party_fetched/flaggems.tgz
+# (bench/prepare_flaggems.sh), sqlalchemy from the carried .whl into /tmp/site.
 flaggems_setup() {
   say "FlagGems from third_party_fetched/flaggems.tgz, sqlalchemy from .whl"
   tar -xzf "$here/third_party_fetched/flaggems.tgz" -C "$here/third_party_fetched" || return 1
