@@ -32,15 +32,23 @@ Lane::Lane(const BatchPlan& plan, int device, const std::atomic<bool>& stop, Lan
 Lane::~Lane() { retire_worker(); }
 
 void Lane::retire_worker() {
+  finish_retiring();
   if (worker_) worker_->shutdown(plan_.options.kill_grace_s);
   worker_.reset();
   worker_ops_ = 0;
 }
 
+void Lane::finish_retiring() {
+  if (retiring_) retiring_->finish_shutdown(plan_.options.kill_grace_s);
+  retiring_.reset();
+}
+
 // Growth is counted from the worker's resident set after its first op, so what every op needs
 // (the runtime, the device context, a Python candidate's import) is not counted, and what piles
 // up op after op (kernels and library state loaded on first use, allocator retention) is. A
-// fresh worker sheds it, for a process start (about 1 s; a Python candidate's import more).
+// fresh worker sheds it, for a process start (about 0.3 s; a Python candidate's import more).
+// The grown worker is only told to exit here: its exit overlaps the next op's start of a new
+// worker, and the new one gets its first request once the old one is gone.
 void Lane::recycle_worker_if_grown(const std::string& last_op) {
   std::optional<int64_t> rss = worker_->resident_bytes();
   if (!rss) return;
@@ -57,10 +65,14 @@ void Lane::recycle_worker_if_grown(const std::string& last_op) {
         "above its first op's (--worker-max-growth-mib {:g})",
         device_, last_op, worker_ops_, static_cast<double>(*rss) / kMiB, grown_mib, limit_mib));
   }
-  retire_worker();
+  finish_retiring();
+  retiring_ = std::move(worker_);
+  retiring_->begin_shutdown();
+  worker_ops_ = 0;
 }
 
 ChildExit Lane::run_process(const RunRequest& request, const FlagValues& flags) {
+  finish_retiring();
   ChildSpec spec =
       lane_child_spec(plan_, device_, run_argv(plan_.child_binary, flags, request.shard));
   spec.stdout_path = request.log_path;
@@ -76,6 +88,7 @@ ChildExit Lane::run_in_worker(const RunRequest& request, const FlagValues& flags
     spec.stderr_path = plan_.out_dir / "workers" / fmt::format("device-{}.log", device_);
     worker_ = std::make_unique<WorkerClient>(spec);
   }
+  finish_retiring();
   return worker_->run(worker_request_line(worker_request(flags, request)),
                       deadline_after(request.timeout_s), stop_, plan_.options.kill_grace_s);
 }

@@ -35,14 +35,18 @@ class Lane {
   ChildExit run_process(const RunRequest& request, const FlagValues& flags);
   ChildExit run_in_worker(const RunRequest& request, const FlagValues& flags);
   void recycle_worker_if_grown(const std::string& last_op);
+  // Waits for a replaced worker's exit (begun when it was replaced): before anything else runs on
+  // the device.
+  void finish_retiring();
 
   const BatchPlan& plan_;
   int device_;
   const std::atomic<bool>& stop_;
   LaneLog log_;
   std::unique_ptr<WorkerClient> worker_;
-  int worker_ops_ = 0;            // ops the current worker has served
-  int64_t worker_first_rss_ = 0;  // its resident set after the first of them
+  std::unique_ptr<WorkerClient> retiring_;  // replaced for its growth, still exiting
+  int worker_ops_ = 0;                      // ops the current worker has served
+  int64_t worker_first_rss_ = 0;            // its resident set after the first of them
 };
 
 // A child spec on `device` with the lane's environment.

@@ -92,8 +92,9 @@ ChildExit WorkerClient::exchange(const std::string& request_line, Clock::time_po
   }
 }
 
-void WorkerClient::shutdown(double grace_s) {
-  process_->close_stdin();
+void WorkerClient::begin_shutdown() { process_->close_stdin(); }
+
+void WorkerClient::finish_shutdown(double grace_s) {
   auto until = Clock::now() +
                std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(grace_s));
   while (Clock::now() < until && !process_->poll()) {

@@ -67,6 +67,33 @@ TEST(BatchWorker, AWorkerWhoseMemoryGrewPastTheLimitIsReplaced) {
   for (const auto& [op, row] : h.status()) EXPECT_EQ(row.state, OpState::kOk) << op;
 }
 
+// The replaced worker's exit overlaps its successor's start, and the successor's first request
+// waits for that exit: nothing of the old process is left on the device when the next op runs.
+TEST(BatchWorker, AReplacedWorkerExitsWhileItsSuccessorStarts) {
+  BatchHarness h("worker_recycle_overlap");
+  h.set_env("FAKE_WORKER_EXIT_S", "0.2");  // inside the harness's 0.3 s kill grace
+  EXPECT_EQ(h.run({"--isolation", "worker", "--ops", "ok_a,leak_a,ok_b", "--devices", "0",
+                   "--worker-max-growth-mib", "64"}),
+            0)
+      << h.output();
+  std::vector<std::string> lines = h.calls("worker-");
+  auto index_of = [&lines](const std::string& prefix, const std::string& pid) {
+    for (size_t i = 0; i < lines.size(); ++i) {
+      if (lines[i].rfind(prefix, 0) == 0 && BatchHarness::field(lines[i], "pid") == pid) return i;
+    }
+    return lines.size();
+  };
+  auto starts = h.calls("worker-start");
+  ASSERT_EQ(starts.size(), 2u) << h.output();
+  const std::string old_pid = BatchHarness::field(starts[0], "pid");
+  const std::string new_pid = BatchHarness::field(starts[1], "pid");
+  const size_t old_exit = index_of("worker-exit", old_pid);
+  ASSERT_LT(old_exit, lines.size());
+  EXPECT_LT(index_of("worker-start", new_pid), old_exit);
+  EXPECT_GT(index_of("worker-run op=ok_b ", new_pid), old_exit);
+  for (const auto& [op, row] : h.status()) EXPECT_EQ(row.state, OpState::kOk) << op;
+}
+
 TEST(BatchWorker, NoGrowthLimitKeepsOneWorker) {
   BatchHarness h("worker_no_recycle");
   EXPECT_EQ(h.run({"--isolation", "worker", "--ops", "ok_a,leak_a,ok_b", "--devices", "0",

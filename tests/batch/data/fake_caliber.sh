@@ -135,6 +135,9 @@ case "$1" in
       echo "{\"op\":\"$op\",\"exit\":$rc}"
       [ $rc -eq 3 ] && exit 3
     done
+    # A real worker takes a while to exit (its device context goes down with it).
+    sleep "${FAKE_WORKER_EXIT_S:-0}"
+    log_call "worker-exit pid=$$ lane=$CALIBER_BATCH_DEVICE"
     exit 0 ;;
   *) echo "fake caliber: unknown command $1" >&2; exit 2 ;;
 esac
