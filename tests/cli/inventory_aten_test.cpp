@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 #include <string>
@@ -74,6 +75,25 @@ TEST(InventoryAten, PinnedFlagGemsLeavesNoAtenMarkMissing) {
   }
   // Issue 16: the fused and non-ATen marks are covered or dismissed too, so none is left.
   EXPECT_EQ(missing, 0);
+}
+
+// bench/flaggems_candidate_screen.sh screens the ops of bench/screen_ops/flaggems-marked.txt:
+// they must stay the corpus ops that answer the pinned benchmark's marks as the corpus changes.
+TEST(InventoryAten, TheCandidateScreenListIsTheOpsAnsweringFlagGemsMarks) {
+  const std::filesystem::path source(CALIBER_SOURCE_DIR);
+  std::filesystem::path dir = source / "third_party_fetched/FlagGems/benchmark";
+  if (!std::filesystem::exists(dir)) GTEST_SKIP() << dir << " absent";
+  std::set<std::string> answering;
+  for (const auto& mark : read_flaggems_marks(dir)) {
+    if (const OpDef* op = find_op_answering(mark.name)) answering.insert(op->name());
+  }
+  std::set<std::string> listed;
+  std::ifstream in(source / "bench/screen_ops/flaggems-marked.txt");
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty() && line[0] != '#') listed.insert(line);
+  }
+  EXPECT_EQ(listed, answering);
+  EXPECT_EQ(listed.size(), 1005u);
 }
 
 }  // namespace
