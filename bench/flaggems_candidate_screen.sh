@@ -31,9 +31,5 @@ else
   flaggems_batch "$name" fgc $(($(left) - 30)) --ops "$ops" --warm-pass 8
 fi
 pack_screen "$name" | head -12
-if [ -d "$screens/$name/warm" ]; then
-  (cd "$screens" && find "$name/warm" -maxdepth 3 \( -name ops_status.csv -o -name batch.log \
-    -o -name run.log -o -name 'attempt-*.log' \) -print0 |
-    tar -czf "$final/${name}_warm_pass.tgz" --null -T -)
-fi
+pack_warm_pass "$name"
 finish "$name"

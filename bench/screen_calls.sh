@@ -52,6 +52,15 @@ pack_screen() {
     -o -path "$name/workers/*.log" \) -print0 | tar -czf "$final/$name.tgz" --null -T -)
 }
 
+# pack_warm_pass NAME: a batch's warm pass (NAME/warm: status, batch.log, run.logs, attempt logs)
+# into $final/NAME_warm_pass.tgz, when it had one.
+pack_warm_pass() {
+  [ -d "$screens/$1/warm" ] || return 0
+  (cd "$screens" && find "$1/warm" -maxdepth 3 \( -name ops_status.csv -o -name batch.log \
+    -o -name run.log -o -name 'attempt-*.log' \) -print0 |
+    tar -czf "$final/${1}_warm_pass.tgz" --null -T -)
+}
+
 # judge A B BUDGET [ARGS...]: A against B, plain into cmp_plain_A-B, then --confirm within BUDGET
 # seconds into cmp_confirm_A-B (none when BUDGET is 30 or less). Before the sixteenth session's
 # fourth call the folders were cmp_plain_B and cmp_confirm_B.

@@ -50,9 +50,7 @@ case ${1:-} in
     # do_bench's caliber (FlagGems' --mode kernel) on fg_warm's caches: every kernel compiled.
     flaggems_batch fg_direct fg_warm $(($(left) - 40)) "${fg[@]}" --mode kernel
     for n in fg_cold fg_warm fg_direct; do pack_screen "$n" >/dev/null; done
-    (cd "$screens" && find fg_warm/warm -maxdepth 3 \( -name ops_status.csv -o -name batch.log \
-      -o -name run.log -o -name 'attempt-*.log' \) -print0 | tar -czf "$final/fg_warm_pass.tgz" \
-      --null -T -)
+    pack_warm_pass fg_warm
     finish "$1" ;;
   *)
     echo "usage: $0 wc|resume|warm" >&2
