@@ -11,7 +11,7 @@ a later piece's op replacing an earlier one's). Per op and dtype: the cases whos
 has a speedup, the geometric mean of those speedups (torch latency / candidate latency, each
 row's own baseline measured in the same process), and the candidate rows NOT_COVERED or failed.
 """
-import math
+import statistics
 import sys
 from pathlib import Path
 
@@ -36,7 +36,7 @@ def summary(rows):
     speedups = [r["speedup"] for r in rows if r.get("speedup")]
     not_covered = sum(1 for r in rows if r.get("status") == "NOT_COVERED")
     failed = sum(1 for r in rows if r.get("status") == "FAILED")
-    geomean = math.exp(sum(map(math.log, speedups)) / len(speedups)) if speedups else None
+    geomean = statistics.geometric_mean(speedups) if speedups else None
     return len(speedups), geomean, not_covered, failed
 
 

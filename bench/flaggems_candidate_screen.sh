@@ -6,7 +6,7 @@
 # 8 lanes into runs/device/fgc_K; then, when MODE=kernel, FlagGems' --mode kernel (do_bench's
 # caliber) into runs/device/fgk_K on the same caches. A call cut at its deadline is resumed by the
 # same command on the warm machine (the batch and its warm pass both resume); a fresh machine
-# starts the piece again. Pieces are merged by op with bench/merge_screens.py.
+# starts the piece again. bench/candidate_speedups.py reads the pieces together (fgc_0,fgc_1,...).
 #   run(command="DEADLINE_S=590 PIECE=0 bash bench/flaggems_candidate_screen.sh",
 #       carry=["third_party_fetched/flaggems.tgz", ".whl"])
 #   run(command="DEADLINE_S=590 CALIBER_SKIP_BUILD=1 PIECE=0 MODE=kernel bash ...", carry=[...])
@@ -19,7 +19,7 @@ list=$here/bench/screen_ops/flaggems-marked.txt
 ops=$(grep -v '^#' "$list" | sed -n "$((piece * size + 1)),$(((piece + 1) * size))p" | paste -sd,)
 [ -n "$ops" ] || { echo "piece $piece of $size ops is past the list's end" >&2; exit 2; }
 
-if ! [ -x "$caliber" ] || [ "${CALIBER_SKIP_BUILD:-}" != 1 ]; then build; fi
+build_once
 flaggems_setup || exit 1
 # One cache folder for every piece on this machine: Triton's kernels and FlagGems' tuned configs
 # carry over from piece to piece, as they would in one long screen.

@@ -22,6 +22,12 @@ build() {
   return $rc
 }
 
+# build_once: build, unless CALIBER_SKIP_BUILD=1 and this (warm) machine has a build already.
+build_once() {
+  if [ -x "$caliber" ] && [ "${CALIBER_SKIP_BUILD:-}" = 1 ]; then return 0; fi
+  build
+}
+
 # batch NAME SECONDS [ARGS...]: caliber batch on device 0 into runs/device/NAME, cut at SECONDS.
 batch() {
   local name=$1 limit=$2

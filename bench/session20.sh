@@ -16,11 +16,6 @@
 set -uo pipefail
 source "$(dirname "$0")/screen_calls.sh"
 
-build_once() {
-  if [ -x "$caliber" ] && [ "${CALIBER_SKIP_BUILD:-}" = 1 ]; then return 0; fi
-  build
-}
-
 whole_corpus() {  # whole_corpus: wc until 25 s before the deadline, then packed
   batch wc $(($(left) - 25))
   pack_screen wc

@@ -83,24 +83,24 @@ int serve_requests(const EnvLookup& env) {
   // Between requests anything printed goes to stderr, never into the answers.
   int reply_fd = take_stdout_as_channel();
   using Clock = std::chrono::steady_clock;
-  auto ms_since = [](Clock::time_point from) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - from).count();
+  auto ms_between = [](Clock::time_point from, Clock::time_point to) {
+    return std::chrono::duration<double, std::milli>(to - from).count();
   };
   std::string line;
   while (std::getline(std::cin, line)) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     const Clock::time_point received = Clock::now();
     WorkerReply reply = answer(line, env);
-    const double answered_ms = ms_since(received);
+    const Clock::time_point answered = Clock::now();
     // A run frees its samples and tensors, but glibc keeps freed heap pages mapped; handing them
     // back keeps the worker's resident set flat from op to op.
-    const Clock::time_point trim_start = Clock::now();
     ::malloc_trim(0);
+    const Clock::time_point trimmed = Clock::now();
     // Into the worker's log (its stderr): what an op costs in the worker outside its run.log's
     // own `time:` line, which a screen of a thousand ops pays a thousand times.
     fmt::print(stderr, "worker: {} exit {}: answered in {:.1f} ms, heap trimmed in {:.1f} ms\n",
-               reply.op.empty() ? "(no op)" : reply.op, reply.exit_code, answered_ms,
-               ms_since(trim_start));
+               reply.op.empty() ? "(no op)" : reply.op, reply.exit_code,
+               ms_between(received, answered), ms_between(answered, trimmed));
     std::fflush(stderr);
     if (!write_line(reply_fd, worker_reply_line(reply))) return 1;
     if (reply.exit_code == exit_code_for(ErrorKind::kDeviceFatal)) return reply.exit_code;
