@@ -40,6 +40,13 @@ batch() {
   tail -2 "$screens/$name/batch.log"
 }
 
+# whole_corpus: the whole corpus (runs/device/wc, default flags) until 25 s before the deadline,
+# then packed; the same command resumes it on a warm machine.
+whole_corpus() {
+  batch wc $(($(left) - 25))
+  pack_screen wc
+}
+
 batch_done() {  # batch_done NAME: the last summary line of batch.log says whether it was cut
   [ -f "$screens/$1/batch.log" ] && ! tail -1 "$screens/$1/batch.log" | grep -q "rerun to resume"
 }

@@ -14,9 +14,8 @@
 set -uo pipefail
 source "$(dirname "$0")/screen_calls.sh"
 
-whole_corpus() {  # whole_corpus: wc until 25 s before the deadline, then packed
-  batch wc $(($(left) - 25))
-  pack_screen wc
+corpus_and_workers() {  # the whole corpus, then how many ops the workers answered
+  whole_corpus
   grep -c '' "$screens/wc/workers/device-0.log" 2>/dev/null
 }
 
@@ -38,10 +37,10 @@ case ${1:-} in
   wc)
     build_once
     rm -rf "${screens:?}"/wc
-    whole_corpus
+    corpus_and_workers
     finish "$1" ;;
   resume)
-    whole_corpus
+    corpus_and_workers
     if batch_done wc && [ "$(left)" -gt 90 ]; then
       judge s1 w2 $(($(left) - 40))
       pack_checks confirm-s1-w2.tgz

@@ -17,11 +17,6 @@
 set -uo pipefail
 source "$(dirname "$0")/screen_calls.sh"
 
-whole_corpus() {  # whole_corpus: wc until 25 s before the deadline, then packed
-  batch wc $(($(left) - 25))
-  pack_screen wc
-}
-
 first160=(--ops-file "$here/bench/screen_ops/corpus321-first160.txt")
 
 second_compile_screen() {  # the first-call-compile ops again; their cold screen is inside wc

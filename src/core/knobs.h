@@ -88,8 +88,7 @@ struct Knobs {
 // The adaptive policy's warmup when --warmup-ms is not given (docs/results.md, issue 19): the
 // first call takes JIT and autotuning, and the graph timer's captures, milliseconds of host work
 // with the device idle, come between the warmup and the samples, so a longer warmup bought a
-// short call's row its time and nothing the samples could read (5 ms until the twenty-first
-// session).
+// short call's row its time and nothing the samples could read.
 constexpr double kAdaptiveWarmupMs = 2;
 
 // One row of the knob table: its name, its flag, the environment name it honours, and what it

@@ -33,9 +33,8 @@ Warmup warm_up(DeviceApi& api, const Call& call, int min_calls, double min_ms,
     warmup.calls += chunk;
     const double now = api.host_now_ms();
     warmup.elapsed_ms = now - start;
-    // Doubling alone overshoots min_ms by up to a whole chunk (the adaptive policy's 5 ms warmup
-    // took 10 ms a case on average); the next chunk asks only for what the last one's pace says
-    // is left.
+    // Doubling alone overshoots min_ms by up to a whole chunk (a 5 ms warmup took 10 ms a case
+    // on average); the next chunk asks only for what the last one's pace says is left.
     const double pace_ms = (now - chunk_start) / chunk;
     if (pace_ms >= kLongCallMs && warmup.calls + made >= 2 && warmup.elapsed_ms >= min_ms) break;
     int wanted = std::max(min_calls - warmup.calls, 1);
