@@ -7,7 +7,8 @@
 #   DEADLINE_S=590 bash bench/session22.sh mt        # build; corpus321-first160.txt three times:
 #                                                    # s1 defaults, m2 --min-time 0.002, s2
 #                                                    # defaults; plain comparisons s1-s2, s1-m2
-#   DEADLINE_S=590 bash bench/session22.sh confirm   # s1 against m2 with --confirm
+#   DEADLINE_S=590 bash bench/session22.sh confirm   # s1 against m2 with --confirm, on the warm
+#                                                    # machine that ran mt (the screens stay there)
 #   DEADLINE_S=590 bash bench/session22.sh wc        # the whole corpus (wc) until the deadline
 #   DEADLINE_S=590 bash bench/session22.sh resume    # wc again, the same command (it resumes);
 #                                                    # then the jit stage in what is left
