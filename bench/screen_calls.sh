@@ -41,10 +41,12 @@ batch() {
 }
 
 # whole_corpus: the whole corpus (runs/device/wc, default flags) until 25 s before the deadline,
-# then packed; the same command resumes it on a warm machine.
+# then packed, and how many ops the workers answered; the same command resumes it on a warm
+# machine.
 whole_corpus() {
   batch wc $(($(left) - 25))
   pack_screen wc
+  grep -c '' "$screens/wc/workers/device-0.log" 2>/dev/null
 }
 
 batch_done() {  # batch_done NAME: the last summary line of batch.log says whether it was cut

@@ -16,11 +16,6 @@
 set -uo pipefail
 source "$(dirname "$0")/screen_calls.sh"
 
-corpus_and_workers() {  # the whole corpus, then how many ops the workers answered
-  whole_corpus
-  grep -c '' "$screens/wc/workers/device-0.log" 2>/dev/null
-}
-
 # The eighteenth session's ops less silu_and_mul (26.7 s of cases with both caches warm).
 warm_ops=${WARM_OPS:-abs,softmax,mm,layer_norm,sum,add,mul,exp,gelu,rms_norm,cumsum,argmax,log_softmax,bmm,addmm,max,where}
 
@@ -28,10 +23,10 @@ case ${1:-} in
   wc)
     build_once
     rm -rf "${screens:?}"/wc
-    corpus_and_workers
+    whole_corpus
     finish "$1" ;;
   resume)
-    corpus_and_workers
+    whole_corpus
     finish "$1" ;;
   warm)
     build_once

@@ -14,11 +14,6 @@
 set -uo pipefail
 source "$(dirname "$0")/screen_calls.sh"
 
-corpus_and_workers() {  # the whole corpus, then how many ops the workers answered
-  whole_corpus
-  grep -c '' "$screens/wc/workers/device-0.log" 2>/dev/null
-}
-
 first160=(--ops-file "$here/bench/screen_ops/corpus321-first160.txt")
 old_warmup=(--policy adaptive --warmup-ms 5)
 
@@ -37,10 +32,10 @@ case ${1:-} in
   wc)
     build_once
     rm -rf "${screens:?}"/wc
-    corpus_and_workers
+    whole_corpus
     finish "$1" ;;
   resume)
-    corpus_and_workers
+    whole_corpus
     if batch_done wc && [ "$(left)" -gt 90 ]; then
       judge s1 w2 $(($(left) - 40))
       pack_checks confirm-s1-w2.tgz

@@ -6,11 +6,12 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
 
+#include "batch/op_selection.h"
 #include "core/op_list.h"
 #include "ops/op_registry.h"
 #include "report/flaggems_marks.h"
@@ -87,11 +88,9 @@ TEST(InventoryAten, TheCandidateScreenListIsTheOpsAnsweringFlagGemsMarks) {
   for (const auto& mark : read_flaggems_marks(dir)) {
     if (const OpDef* op = find_op_answering(mark.name)) answering.insert(op->name());
   }
-  std::set<std::string> listed;
-  std::ifstream in(source / "bench/screen_ops/flaggems-marked.txt");
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty() && line[0] != '#') listed.insert(line);
-  }
+  const std::vector<std::string> ops =
+      read_ops_file(source / "bench/screen_ops/flaggems-marked.txt");
+  const std::set<std::string> listed(ops.begin(), ops.end());
   EXPECT_EQ(listed, answering);
   EXPECT_EQ(listed.size(), 1005u);
 }
