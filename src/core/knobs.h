@@ -36,17 +36,16 @@ struct Knobs {
   ReturnMode return_mode = ReturnMode::kMedian;
   std::vector<double> quantiles;
   int repeat = 1;
-  // Fixed policy: 25 ms, as do_bench. Adaptive: kAdaptiveWarmupMs unless given; the first calls do
-  // the lazy work (autotuning, handles, module loads) and a screen keeps the clocks up between
-  // rows.
+  // Fixed policy: 25 ms, as do_bench. Adaptive: 5 ms unless given; the first calls do the lazy
+  // work (autotuning, handles, module loads) and a screen keeps the clocks up between rows.
   double warmup_ms = 25;
   double rep_ms = 100;
   double noise_target = 0.005;  // adaptive policy: relative noise of the estimate
   int min_samples = 10;
   // Adaptive policy: the least sampling time. A graph row's replays of one capture agree to a few
-  // 0.01%, so past one round of the captures more replays add time and no information: 2 ms is
-  // one round of the 8 captures' 0.25 ms replays, where 5 ms took 3 (docs/measurement.md).
-  double min_time_s = 0.002;
+  // 0.01%, so past one round of the captures more replays add time and no information: 10 ms
+  // took a graph row of under a millisecond 5 rounds, 2 more than 5 ms does (docs/measurement.md).
+  double min_time_s = 0.005;
   double max_time_s = 1.0;
   double throttle_fraction = 0.9;
   // Cold cache: MiB overwritten before each sample; 0 is the device's own choice (twice the L2 on

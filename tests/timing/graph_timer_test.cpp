@@ -320,21 +320,13 @@ TEST(GraphTimer, AdaptiveRuleStopsOnTheReplaysNoiseNotOnTheCapturesSpread) {
   api.call_ms = {0.01};
   // Every other graph 5% slower, replays exact: pooled, the samples' noise stays above the 0.5%
   // target however many replays are taken; leveled graph by graph it is nil from the first
-  // batch, and the rule stops at its time floor: graphs of 25 calls replay in 0.25 ms, so the
-  // default 2 ms floor is one round of the 8 (the first graph's sizing replay among them), and
-  // a 5 ms floor takes two more.
+  // batch, and the rule stops at its 5 ms floor: graphs of 25 calls replay in 0.25 ms, so one
+  // round of the 8 (2 ms, the first graph's sizing replay among them), then 2 rounds.
   api.capture_offset_ms = {0, 0.0005};
   MeasureOptions options = adaptive_options(8);
   options.graph.capture_noise_target = 0;
   Measurement m = measure(api, plan_for(Timer::kGraph), options, [] {});
   EXPECT_EQ(m.graph_captures, 8);
-  EXPECT_EQ(m.samples_ms.size(), 8u);
-
-  FakeDeviceApi longer_floor;
-  longer_floor.call_ms = api.call_ms;
-  longer_floor.capture_offset_ms = api.capture_offset_ms;
-  options.sampling.min_time_s = 0.005;
-  m = measure(longer_floor, plan_for(Timer::kGraph), options, [] {});
   EXPECT_EQ(m.samples_ms.size(), 24u);
 }
 
@@ -352,9 +344,7 @@ TEST(GraphTimer, AdaptiveFloorIsWholeRoundsOfTheCapturesAtLeastOne) {
 
 TEST(GraphTimer, GrownCapturesAreSampledAsOftenAsTheFirstOnes) {
   FakeDeviceApi api = spread_captures(0.05);
-  MeasureOptions options = adaptive_options(8);
-  options.sampling.min_time_s = 0.005;  // rounds past the first, so that each level shows it
-  Measurement m = measure(api, plan_for(Timer::kGraph), options, [] {});
+  Measurement m = measure(api, plan_for(Timer::kGraph), adaptive_options(8), [] {});
   ASSERT_EQ(m.graph_captures, 32);
   // 3 replays of each first graph (graphs of 5 calls: 0.25 ms a replay, the 5 ms floor), then 3
   // of each of the 8 and 16 added: the two levels alike.
@@ -450,9 +440,7 @@ TEST(GraphTimer, TimedReplaysQueueBehindAnUntimedReplay) {
 TEST(GraphTimer, GraphsReplayInTurnBehindOneUntimedReplayABatch) {
   FakeDeviceApi api;
   api.call_ms = {0.01};
-  MeasureOptions options = adaptive_options(8);
-  options.sampling.min_time_s = 0.005;  // two batches; the default floor ends after one
-  Measurement m = measure(api, plan_for(Timer::kGraph), options, [] {});
+  Measurement m = measure(api, plan_for(Timer::kGraph), adaptive_options(8), [] {});
   ASSERT_EQ(m.graph_captures, 8);
   // Two batches (8 and 16 samples), and no replay before them under the adaptive rule, whose
   // first batch is its minimum whatever a replay costs: one untimed replay each. The first
