@@ -30,7 +30,7 @@ const std::vector<std::string> kRunKnobs = {
     "backend", "level", "dtypes", "shape_mode", "shape_file", "op", "node", "timer",
     "enable_graph", "cache", "policy", "return_mode", "quantiles", "repeat", "warmup_ms", "rep_ms",
     "noise_target", "min_samples", "min_time_s", "max_time_s", "throttle_fraction", "flush_mb",
-    "flush_method", "selftest_delay", "graph_captures", "tuner", "tuner_file",
+    "flush_method", "selftest_delay", "graph_captures", "graph_upload", "tuner", "tuner_file",
     "isolate_tuner_cache", "use_flagtune", "device", "out_dir", "candidate", "shard", "record",
     "metrics", "op_file", "device_api", "backend_library", "warm_only"};
 // clang-format on
@@ -148,6 +148,7 @@ RunIdentity identity_of(const RunPlan& p, const std::string& provider_version,
   id.cache = cache_caliber(p.knobs.cache, p.knobs.flush_mb, p.knobs.flush_method);
   if (p.knobs.cache == CacheState::kCold) id.flush_method = to_string(p.knobs.flush_method);
   id.graph_captures = p.knobs.graph_captures;
+  id.graph_upload = p.knobs.graph_upload;
   if (p.knobs.selftest_delay > 0) id.selftest_delay = fmt::format("{:g}", p.knobs.selftest_delay);
   id.repeat = p.knobs.repeat;
   id.policy = to_string(p.knobs.policy);
@@ -251,6 +252,7 @@ MeasureOptions measure_options_from_knobs(const Knobs& knobs, std::string op,
   options.throttle_fraction = knobs.throttle_fraction;
   options.graph.warmup_ms = knobs.warmup_ms;
   options.graph.captures = knobs.graph_captures;
+  options.graph.upload = knobs.graph_upload;
   return options;
 }
 

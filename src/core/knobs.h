@@ -58,6 +58,9 @@ struct Knobs {
   // 19).
   double selftest_delay = 0;
   int graph_captures = kDefaultGraphCaptures;  // graph timer: graphs captured per measurement
+  // Graph timer: upload each graph as it is captured, so that no timed replay carries the upload
+  // the runtime otherwise makes at a graph's first launch (docs/measurement.md, Sampling policy).
+  bool graph_upload = false;
   TunerMode tuner = TunerMode::kOff;
   std::string tuner_file;
   bool isolate_tuner_cache = false;

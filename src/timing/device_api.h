@@ -51,6 +51,11 @@ class CapturedGraph {
   virtual void replay_untimed() = 0;
   virtual void queue_timed(int replays, const Call& before_each) = 0;
   virtual std::vector<double> collect_timed() = 0;
+
+  // A runtime that uploads an executable graph to the device at its first launch makes that
+  // launch slower than the next ones; this uploads it now, queued ahead of any replay. The
+  // default does nothing: the first launch uploads, as without it.
+  virtual void upload() {}
 };
 
 // What the device has left and has in all, in bytes.

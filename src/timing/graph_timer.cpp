@@ -35,7 +35,9 @@ std::unique_ptr<CapturedGraph> capture(const TimerContext& ctx, const Call& call
   // a successful graph keeps the throwaway state it captured with.
   std::unique_ptr<ScopedRngGuard> rng_guard;
   if (ctx.plan.rng_guard) rng_guard = ctx.api.rng_guard();
-  return ctx.api.capture(call, calls);
+  std::unique_ptr<CapturedGraph> graph = ctx.api.capture(call, calls);
+  if (ctx.options.graph.upload) graph->upload();
+  return graph;
 }
 
 using Graphs = std::vector<std::unique_ptr<CapturedGraph>>;

@@ -28,6 +28,9 @@ struct GraphSettings {
   // three times this); a third of that leaves room for what the replays add.
   double capture_noise_target = 0.0015;
   int max_captures = 32;
+  // Each graph uploaded as it is captured (CapturedGraph::upload): otherwise every graph but the
+  // first is timed at its first launch, which carries the upload.
+  bool upload = false;
 };
 
 // Calls per released batch: long enough to hide the release, few enough to stay well inside

@@ -95,6 +95,20 @@ TEST(Knobs, FlushMethodDefaultsToTheDocumentedOneAndComesFromFlagOrEnvironment) 
   EXPECT_EQ(e.sources.at("flush_method"), "CALIBER_FLUSH_METHOD");
 }
 
+TEST(Knobs, GraphUploadIsOffUnlessTheFlagOrTheEnvironmentTurnsItOn) {
+  Knobs d = resolve_knobs({}, env_of({}));
+  EXPECT_FALSE(d.graph_upload);
+  Knobs f = resolve_knobs({{"graph_upload", "1"}}, env_of({{"CALIBER_GRAPH_UPLOAD", "0"}}));
+  EXPECT_TRUE(f.graph_upload);
+  EXPECT_EQ(f.sources.at("graph_upload"), "--graph-upload");
+  Knobs e = resolve_knobs({}, env_of({{"CALIBER_GRAPH_UPLOAD", "true"}}));
+  EXPECT_TRUE(e.graph_upload);
+  EXPECT_EQ(e.sources.at("graph_upload"), "CALIBER_GRAPH_UPLOAD");
+  EXPECT_THAT(usage_message({{"graph_upload", "maybe"}}, env_of({})),
+              AllOf(HasSubstr("--graph-upload: 'maybe' is not accepted"),
+                    HasSubstr("accepted: 1, 0, true, false")));
+}
+
 TEST(Knobs, BadFlushMethodListsTheAcceptedMethods) {
   std::string msg = usage_message({{"cache", "cold"}, {"flush_method", "invalidate"}}, env_of({}));
   EXPECT_THAT(msg, HasSubstr("--flush-method: 'invalidate' is not accepted"));

@@ -55,6 +55,16 @@ TEST(RunIdentity, GraphCapturesChangeNumbersAndRunsBeforeTheKnobCapturedOnce) {
   EXPECT_EQ(identity_from_json(old).graph_captures, 1);
 }
 
+TEST(RunIdentity, GraphUploadChangesNumbersAndRunsBeforeTheKnobReadAsWithout) {
+  RunIdentity a = sample();
+  RunIdentity b = sample();
+  b.graph_upload = true;
+  EXPECT_THAT(identity_differences(a, b, number_changing_fields()), ElementsAre("graph_upload"));
+  nlohmann::json old = to_json(sample());
+  old.erase("graph_upload");
+  EXPECT_FALSE(identity_from_json(old).graph_upload);
+}
+
 TEST(RunIdentity, AllFieldsDiffIncludesHostAndTimes) {
   RunIdentity a = sample();
   RunIdentity b = sample();

@@ -18,7 +18,7 @@ namespace caliber::testing {
 // A scripted device. Each call "takes" the next duration of `call_ms` (cycled) on a fake clock
 // that only moves when the fake does work, and everything the timers ask of it is written to
 // `log` so tests can check order: "flush", "begin"/"end" around a timed region, "call",
-// "capture", "prime" (the untimed replay ahead of timed ones) and "replay",
+// "capture", "upload", "prime" (the untimed replay ahead of timed ones) and "replay",
 // "rng_guard"/"rng_restore", "healthy".
 class FakeDeviceApi : public DeviceApi {
  public:
@@ -28,6 +28,8 @@ class FakeDeviceApi : public DeviceApi {
   double graph_launch_gap_ms = 0.05;
   // What a replay takes on the device besides its calls (its own start).
   double graph_replay_start_ms = 0;
+  // What a graph's first launch adds when the graph was not uploaded before it.
+  double graph_first_launch_ms = 0;
   double capture_host_ms_per_call = 0;  // host time a capture takes per captured call
   // An op shorter than its launch: each call timed on its own reads at least this (graph replays
   // do not).
@@ -225,11 +227,18 @@ class FakeDeviceApi : public DeviceApi {
 
     std::vector<double> collect_timed() override { return std::exchange(queued_, {}); }
 
+    void upload() override {
+      device_.log.push_back("upload");
+      on_device_ = true;
+    }
+
    private:
     double replay_once() {
       if (device_.replay_error) throw DeviceError("replay", *device_.replay_error);
-      double total = delay_ms_ + device_.graph_replay_start_ms;
-      device_.now_ms_ += delay_ms_ + device_.graph_replay_start_ms;
+      const double start_ms = delay_ms_ + device_.graph_replay_start_ms +
+                              (std::exchange(on_device_, true) ? 0 : device_.graph_first_launch_ms);
+      double total = start_ms;
+      device_.now_ms_ += start_ms;
       for (int i = 0; i < calls_; ++i) total += device_.advance() + offset_ms_;
       device_.now_ms_ += offset_ms_ * calls_;
       return total;
@@ -239,6 +248,7 @@ class FakeDeviceApi : public DeviceApi {
     int calls_;
     double delay_ms_;
     double offset_ms_;
+    bool on_device_ = false;  // uploaded, or launched once
     std::vector<double> queued_;
   };
 

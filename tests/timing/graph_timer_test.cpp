@@ -418,6 +418,49 @@ TEST(GraphTimer, NoSelftestDelayUnlessAsked) {
   EXPECT_NEAR(m.latency_ms, 0.01, 1e-12);
 }
 
+// One round of 8 graphs of 25 calls (0.25 ms replays under a 2 ms floor): without an upload,
+// graphs 2-8 are timed at their first launch, the first graph's having been the untimed lead of
+// its sizing replay. Their slower first launches read as a slower row, and as a spread between
+// the captures that grows them; uploaded as captured, every graph reads what the first does.
+TEST(GraphTimer, UploadedGraphsReadTheirFirstRoundLikeTheRest) {
+  for (bool upload : {false, true}) {
+    FakeDeviceApi api;
+    api.call_ms = {0.01};
+    api.graph_first_launch_ms = 0.05;  // 2 us a call of a 25-call graph
+    MeasureOptions options = adaptive_options(8);
+    options.sampling.min_time_s = 0.002;
+    options.graph.upload = upload;
+    Measurement m = measure(api, plan_for(Timer::kGraph), options, [] {});
+    EXPECT_EQ(api.last_calls_per_graph, 25);
+    EXPECT_EQ(std::count(api.log.begin(), api.log.end(), "upload"), upload ? api.captures : 0);
+    if (upload) {
+      EXPECT_EQ(m.graph_captures, 8);
+      EXPECT_EQ(m.samples_ms.size(), 8u);
+      EXPECT_NEAR(m.median_ms, 0.01, 1e-12);
+    } else {
+      EXPECT_GT(m.graph_captures, 8);
+      EXPECT_NEAR(m.median_ms, 0.012, 1e-12);
+    }
+  }
+}
+
+TEST(GraphTimer, EachUploadFollowsItsCaptureBeforeAnyReplay) {
+  FakeDeviceApi api;
+  api.call_ms = {0.01};
+  MeasureOptions options = adaptive_options(4);
+  options.graph.upload = true;
+  measure(api, plan_for(Timer::kGraph), options, [] {});
+  ASSERT_EQ(api.captures, 4);
+  for (auto it = api.log.begin(); it != api.log.end(); ++it) {
+    if (*it != "capture") continue;
+    auto next = std::find_if(it + 1, api.log.end(), [](const std::string& entry) {
+      return entry == "upload" || entry == "prime" || entry == "replay" || entry == "capture";
+    });
+    ASSERT_NE(next, api.log.end());
+    EXPECT_EQ(*next, "upload");
+  }
+}
+
 TEST(GraphTimer, TimedReplaysQueueBehindAnUntimedReplay) {
   FakeDeviceApi api;
   api.call_ms = {0.01};

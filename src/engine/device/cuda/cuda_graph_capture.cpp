@@ -23,6 +23,11 @@ class CudaCapturedGraph : public CapturedGraph {
   // the moment the one before it ends instead of when the host's launch returns.
   void replay_untimed() override { graph_->replay(); }
 
+  void upload() override {
+    cudaStream_t stream = c10::cuda::getCurrentCUDAStream(device_index_).stream();
+    check(cudaGraphUpload(graph_->raw_cuda_graph_exec(), stream), "capture", "cudaGraphUpload");
+  }
+
   void queue_timed(int replays, const Call& before_each) override {
     cudaStream_t stream = c10::cuda::getCurrentCUDAStream(device_index_).stream();
     events_.reserve(2 * static_cast<size_t>(replays), "replay");
