@@ -15,12 +15,8 @@ import statistics
 import sys
 from pathlib import Path
 
-from screen_agreement import BUCKETS
+from screen_agreement import BUCKETS, bucket_of
 from screen_profile import rows_by_op
-
-
-def bucket_name(median_ms):
-    return next(name for limit, name in BUCKETS if median_ms < limit)
 
 
 def ratios(root):
@@ -33,7 +29,7 @@ def ratios(root):
                     len(samples) < graphs or not samples[0] > 0 or
                     any(m.startswith("no_device_work") for m in r.get("markers", []))):
                 continue
-            name = bucket_name(r["median_ms"])
+            name = bucket_of(r)
             round1 = statistics.median(samples[1:graphs])
             first.setdefault(name, []).append(round1 / samples[0])
             if len(samples) >= 2 * graphs:
