@@ -1,33 +1,46 @@
 #!/usr/bin/env bash
-# Prepared for the next session's device calls on one H200 (issue 19): `--graph-upload 1` (each
-# graph uploaded as it is captured) against the default on one machine, A B A, then the 2 ms
-# floor on top of it. The twenty-second session found every graph but the first timed at its
-# first launch, 0.8-3.8% slower under 100 us (docs/measurement.md, Sampling policy).
-#   DEADLINE_S=590 bash bench/session23.sh up      # build; corpus321-first160.txt three times:
-#                                                  # s1 defaults, u2 --graph-upload 1, s2 as s1;
-#                                                  # plain comparisons s1-s2, s1-u2; the first
-#                                                  # replays of each (bench/first_replays.py)
-#   DEADLINE_S=590 bash bench/session23.sh floor   # u3: --graph-upload 1 --min-time 0.002;
-#                                                  # u2 against u3 plain, then --confirm in what
-#                                                  # is left (the screens of `up` stay on the
-#                                                  # warm machine)
+# The twenty-third session's device calls on one H200 (issue 19). The tree makes --graph-upload 1
+# and --min-time 0.002 the defaults (a trial until measured): `pick` screens the old defaults
+# against the new and against upload alone, A B C on one machine, so the wc stage can run the
+# defaults that the data keeps on the same build. The twenty-second session found every graph but
+# the first timed at its first launch, 0.8-3.8% slower under 100 us (docs/measurement.md).
+#   DEADLINE_S=590 bash bench/session23.sh pick    # build; corpus321-first160.txt three times:
+#                                                  # s1 old defaults (--graph-upload 0
+#                                                  # --min-time 0.005), u3 defaults, u2
+#                                                  # --min-time 0.005; first replays; s1 against
+#                                                  # u2 plain, s1 against u3 with --confirm
+#   DEADLINE_S=590 bash bench/session23.sh up      # (the twenty-second session's plan) s1, u2
+#                                                  # --graph-upload 1, s2 as s1, all at 5 ms
+#   DEADLINE_S=590 bash bench/session23.sh floor   # u3: --graph-upload 1 --min-time 0.002
 #   DEADLINE_S=590 WC_FLAGS="..." bash bench/session23.sh wc   # the whole corpus with WC_FLAGS
 #   DEADLINE_S=590 WC_FLAGS="..." bash bench/session23.sh resume
 # What to read: upload should bring round 1 of graphs 2..G to the first graph's (g2..G/g1 near
-# 1.000 in every bucket), leave s1-u2 as close as s1-s2 from 1 ms on, and stop the captures
-# growing for their first launches under the 2 ms floor (capture seconds of u3 near u2's).
+# 1.000 in every bucket), and stop the captures growing for their first launches under the 2 ms
+# floor (capture seconds of u3 near u2's); s1 against u3 after --confirm within 0.5%.
 # Each stage builds only when the warm machine has no build (CALIBER_SKIP_BUILD=1 skips it).
 set -uo pipefail
 source "$(dirname "$0")/screen_calls.sh"
 
 first160=(--ops-file "$here/bench/screen_ops/corpus321-first160.txt")
 upload=(--graph-upload 1)
+old_defaults=(--graph-upload 0 --min-time 0.005)
 
 first_replays() {  # first_replays SCREEN...: bench/first_replays.py into the logs
   (cd "$screens" && python3 "$here/bench/first_replays.py" "$@") | tee "$logs/first_replays.txt"
 }
 
 case ${1:-} in
+  pick)
+    build_once
+    rm -rf "${screens:?}"/s1 "$screens"/u2 "$screens"/u3 "$screens"/cmp_*
+    batch s1 $(($(left) - 20)) "${first160[@]}" "${old_defaults[@]}"
+    batch u3 $(($(left) - 20)) "${first160[@]}"
+    batch u2 $(($(left) - 20)) "${first160[@]}" --min-time 0.005
+    first_replays s1 u2 u3
+    judge s1 u2 0 --allow-mismatch graph_upload
+    judge s1 u3 $(($(left) - 40)) --allow-mismatch graph_upload
+    pack_checks pick-s1-u3-u2.tgz s1 u3 u2
+    finish "$1" ;;
   up)
     build_once
     rm -rf "${screens:?}"/s1 "$screens"/u2 "$screens"/s2 "$screens"/u3 "$screens"/cmp_*
@@ -54,6 +67,6 @@ case ${1:-} in
     pack_screen wc
     finish "$1" ;;
   *)
-    echo "usage: $0 up|floor|wc|resume" >&2
+    echo "usage: $0 pick|up|floor|wc|resume" >&2
     exit 2 ;;
 esac
