@@ -43,10 +43,9 @@ struct Knobs {
   double noise_target = 0.005;  // adaptive policy: relative noise of the estimate
   int min_samples = 10;
   // Adaptive policy: the least sampling time. A graph row's replays of one capture agree to a few
-  // 0.01%, so past one round of the captures more replays add time and no information: 2 ms is
-  // one round of the 8 captures' 0.25 ms replays, where 5 ms took 3. One round is unbiased only
-  // with every graph uploaded before its first timed replay (graph_upload; docs/measurement.md).
-  double min_time_s = 0.002;
+  // 0.01%, so past one round of the captures more replays add time and no information: 10 ms
+  // took a graph row of under a millisecond 5 rounds, 2 more than 5 ms does (docs/measurement.md).
+  double min_time_s = 0.005;
   double max_time_s = 1.0;
   double throttle_fraction = 0.9;
   // Cold cache: MiB overwritten before each sample; 0 is the device's own choice (twice the L2 on
@@ -61,7 +60,7 @@ struct Knobs {
   int graph_captures = kDefaultGraphCaptures;  // graph timer: graphs captured per measurement
   // Graph timer: upload each graph as it is captured, so that no timed replay carries the upload
   // the runtime otherwise makes at a graph's first launch (docs/measurement.md, Sampling policy).
-  bool graph_upload = true;
+  bool graph_upload = false;
   TunerMode tuner = TunerMode::kOff;
   std::string tuner_file;
   bool isolate_tuner_cache = false;

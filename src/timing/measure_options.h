@@ -30,7 +30,7 @@ struct GraphSettings {
   int max_captures = 32;
   // Each graph uploaded as it is captured (CapturedGraph::upload): otherwise every graph but the
   // first is timed at its first launch, which carries the upload.
-  bool upload = true;
+  bool upload = false;
 };
 
 // Calls per released batch: long enough to hide the release, few enough to stay well inside

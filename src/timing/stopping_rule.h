@@ -15,7 +15,7 @@ struct SamplingSettings {
   double rep_ms = 100;
   double noise_target = 0.005;  // relative noise of the median estimate
   int min_samples = 10;
-  double min_time_s = 0.002;
+  double min_time_s = 0.005;
   double max_time_s = 1.0;
 };
 
