@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# The twenty-third session's device calls on one H200 (issue 19). The tree makes --graph-upload 1
-# and --min-time 0.002 the defaults (a trial until measured): `pick` screens the old defaults
-# against the new and against upload alone, A B C on one machine, so the wc stage can run the
-# defaults that the data keeps on the same build. The twenty-second session found every graph but
-# the first timed at its first launch, 0.8-3.8% slower under 100 us (docs/measurement.md).
+# The twenty-third session's device calls on one H200 (issue 19). They ran on the tree of 2fcf694,
+# which made --graph-upload 1 and --min-time 0.002 the defaults as a trial (back to off and 5 ms in
+# 2d46e46, docs/results.md); the stages name every flag, so they measure the same on any tree.
+# `pick` screens the old defaults against upload with the 2 ms floor and against upload alone,
+# A B C on one machine. The twenty-second session found every graph but the first timed at its
+# first launch, 0.8-3.8% slower under 100 us (docs/measurement.md).
 #   DEADLINE_S=590 bash bench/session23.sh pick    # build; corpus321-first160.txt three times:
-#                                                  # s1 old defaults (--graph-upload 0
-#                                                  # --min-time 0.005), u3 defaults, u2
+#                                                  # s1 the defaults (--graph-upload 0
+#                                                  # --min-time 0.005), u3 --graph-upload 1
+#                                                  # --min-time 0.002, u2 --graph-upload 1
 #                                                  # --min-time 0.005; first replays; s1 against
 #                                                  # u2 plain, s1 against u3 with --confirm
 #   DEADLINE_S=590 bash bench/session23.sh up      # (the twenty-second session's plan) s1, u2
@@ -34,8 +36,8 @@ case ${1:-} in
     build_once
     rm -rf "${screens:?}"/s1 "$screens"/u2 "$screens"/u3 "$screens"/cmp_*
     batch s1 $(($(left) - 20)) "${first160[@]}" "${old_defaults[@]}"
-    batch u3 $(($(left) - 20)) "${first160[@]}"
-    batch u2 $(($(left) - 20)) "${first160[@]}" --min-time 0.005
+    batch u3 $(($(left) - 20)) "${first160[@]}" "${upload[@]}" --min-time 0.002
+    batch u2 $(($(left) - 20)) "${first160[@]}" "${upload[@]}" --min-time 0.005
     first_replays s1 u2 u3
     judge s1 u2 0 --allow-mismatch graph_upload
     judge s1 u3 $(($(left) - 40)) --allow-mismatch graph_upload
