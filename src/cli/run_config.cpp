@@ -30,9 +30,9 @@ const std::vector<std::string> kRunKnobs = {
     "backend", "level", "dtypes", "shape_mode", "shape_file", "op", "node", "timer",
     "enable_graph", "cache", "policy", "return_mode", "quantiles", "repeat", "warmup_ms", "rep_ms",
     "noise_target", "min_samples", "min_time_s", "max_time_s", "throttle_fraction", "flush_mb",
-    "flush_method", "selftest_delay", "graph_captures", "graph_upload", "tuner", "tuner_file",
-    "isolate_tuner_cache", "use_flagtune", "device", "out_dir", "candidate", "shard", "record",
-    "metrics", "op_file", "device_api", "backend_library", "warm_only"};
+    "flush_method", "selftest_delay", "graph_captures", "graph_upload", "graph_warm_each", "tuner",
+    "tuner_file", "isolate_tuner_cache", "use_flagtune", "device", "out_dir", "candidate", "shard",
+    "record", "metrics", "op_file", "device_api", "backend_library", "warm_only"};
 // clang-format on
 
 std::vector<DType> resolve_dtypes(const Knobs& knobs, const OpDef& op) {
@@ -149,6 +149,7 @@ RunIdentity identity_of(const RunPlan& p, const std::string& provider_version,
   if (p.knobs.cache == CacheState::kCold) id.flush_method = to_string(p.knobs.flush_method);
   id.graph_captures = p.knobs.graph_captures;
   id.graph_upload = p.knobs.graph_upload;
+  id.graph_warm_each = p.knobs.graph_warm_each;
   if (p.knobs.selftest_delay > 0) id.selftest_delay = fmt::format("{:g}", p.knobs.selftest_delay);
   id.repeat = p.knobs.repeat;
   id.policy = to_string(p.knobs.policy);
@@ -253,6 +254,7 @@ MeasureOptions measure_options_from_knobs(const Knobs& knobs, std::string op,
   options.graph.warmup_ms = knobs.warmup_ms;
   options.graph.captures = knobs.graph_captures;
   options.graph.upload = knobs.graph_upload;
+  options.graph.warm_each = knobs.graph_warm_each;
   return options;
 }
 

@@ -137,6 +137,8 @@ std::vector<KnobDef> make_table() {
       double_knob("selftest_delay", "--selftest-delay", 0, 1, &Knobs::selftest_delay),
       int_knob("graph_captures", "--graph-captures", "", 1, &Knobs::graph_captures),
       bool_knob("graph_upload", "--graph-upload", "CALIBER_GRAPH_UPLOAD", &Knobs::graph_upload),
+      bool_knob("graph_warm_each", "--graph-warm-each", "CALIBER_GRAPH_WARM_EACH",
+                &Knobs::graph_warm_each),
       choice_knob("tuner", "--tuner", "", tuner_choice(), &Knobs::tuner),
       string_knob("tuner_file", "--tuner-file", "", "a TunableOp results file", &Knobs::tuner_file),
       bool_knob("isolate_tuner_cache", "--isolate-tuner-cache", "ZL_ISOLATE_TUNER_CACHE",

@@ -61,6 +61,9 @@ struct Knobs {
   // Graph timer: upload each graph as it is captured, so that no timed replay carries the upload
   // the runtime otherwise makes at a graph's first launch (docs/measurement.md, Sampling policy).
   bool graph_upload = false;
+  // Graph timer: each graph replayed once untimed before its timed replays in each batch
+  // (GraphSettings::warm_each), so that none is timed right after another graph's replay.
+  bool graph_warm_each = false;
   TunerMode tuner = TunerMode::kOff;
   std::string tuner_file;
   bool isolate_tuner_cache = false;

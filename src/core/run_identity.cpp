@@ -15,18 +15,18 @@ using nlohmann::json;
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(
     RunIdentity, backend, device_model, device_index, driver_version, runtime_version,
-    torch_version, timer, cache, flush_method, graph_captures, graph_upload, selftest_delay, repeat,
-    policy, level, shape_mode, shape_set, shape_source, shape_source_sha256, use_flagtune,
-    gems_vendor, gems_vendor_source, candidate_caches, tuner_mode, tuner_file, provider,
-    provider_version, op_node, dtypes, harness_version, host, command_line, start_time, end_time,
-    device_api, device_runtime)
+    torch_version, timer, cache, flush_method, graph_captures, graph_upload, graph_warm_each,
+    selftest_delay, repeat, policy, level, shape_mode, shape_set, shape_source, shape_source_sha256,
+    use_flagtune, gems_vendor, gems_vendor_source, candidate_caches, tuner_mode, tuner_file,
+    provider, provider_version, op_node, dtypes, harness_version, host, command_line, start_time,
+    end_time, device_api, device_runtime)
 
 const std::vector<std::string>& number_changing_fields() {
   static const std::vector<std::string> fields = {
-      "backend",      "device_model",   "timer",          "cache",
-      "repeat",       "policy",         "level",          "tuner_mode",
-      "dtypes",       "shape_set",      "shape_mode",     "use_flagtune",
-      "flush_method", "selftest_delay", "graph_captures", "graph_upload"};
+      "backend",      "device_model",   "timer",        "cache",          "repeat",
+      "policy",       "level",          "tuner_mode",   "dtypes",         "shape_set",
+      "shape_mode",   "use_flagtune",   "flush_method", "selftest_delay", "graph_captures",
+      "graph_upload", "graph_warm_each"};
   return fields;
 }
 

@@ -20,9 +20,10 @@ struct RunIdentity {
   std::string cache;
   // The cold cache's flush (write, read, write_read); empty for a hot run, which never flushes.
   std::string flush_method;
-  int graph_captures = 1;      // graph timer: graphs per measurement (1 before it was a knob)
-  bool graph_upload = false;   // graph timer: each graph uploaded as captured (--graph-upload)
-  std::string selftest_delay;  // empty: none; "0.05": graph rows made 5% slower on purpose
+  int graph_captures = 1;        // graph timer: graphs per measurement (1 before it was a knob)
+  bool graph_upload = false;     // graph timer: each graph uploaded as captured (--graph-upload)
+  bool graph_warm_each = false;  // graph timer: each graph warmed before its timed replays
+  std::string selftest_delay;    // empty: none; "0.05": graph rows made 5% slower on purpose
   int repeat = 1;
   std::string policy;
   std::string level;

@@ -209,9 +209,10 @@ SizedCaptures capture_sized(const TimerContext& ctx, const Call& before, int est
 // The samples of every graph so far, graph by graph.
 class GraphSamples {
  public:
-  // `lead` keeps the device busy ahead of each batch (lead() above).
-  GraphSamples(int calls, std::function<void(CapturedGraph&)> lead)
-      : calls_(calls), lead_(std::move(lead)) {}
+  // `lead` keeps the device busy ahead of each batch (lead() above); `warm_each` replays every
+  // graph but the led one untimed right before its timed replays (GraphSettings::warm_each).
+  GraphSamples(int calls, std::function<void(CapturedGraph&)> lead, bool warm_each)
+      : calls_(calls), lead_(std::move(lead)), warm_each_(warm_each) {}
 
   // A replay of the first graph timed before sampling began (the one that sized it), behind a
   // lead as a batch's are: it stands for that graph's first replay of the first batch.
@@ -226,6 +227,7 @@ class GraphSamples {
     if (first == 0 && each > 0) ahead_ms = std::exchange(timed_ahead_ms_, std::nullopt);
     if (!ahead_ms || each > 1 || graphs.size() > 1) lead_(*graphs[first]);
     for (size_t g = first; g < graphs.size(); ++g) {
+      if (warm_each_ && g != first) graphs[g]->replay_untimed();
       graphs[g]->queue_timed(g == 0 && ahead_ms ? each - 1 : each, before);
     }
     std::vector<double> samples;
@@ -264,6 +266,7 @@ class GraphSamples {
  private:
   int calls_;
   std::function<void(CapturedGraph&)> lead_;
+  bool warm_each_;
   std::optional<double> timed_ahead_ms_;
   std::vector<std::vector<double>> per_graph_;
 };
@@ -325,8 +328,13 @@ Measurement measure_graphs(const TimerContext& outer, Captures& captures,
   // minimum whatever the cost).
   double first_replay_ms = sampling.replay_estimate_ms;
   if (!(first_replay_ms > 0)) first_replay_ms = graphs.front()->time_replays(1, before).front();
+  // A cold row times a flushed cache on purpose. A graph of a millisecond or more is led by a
+  // device delay, not a replay (kDelayLeadFromMs), and would spend a whole replay on each warming.
+  const bool warm_each = ctx.options.graph.warm_each && ctx.options.cache != CacheState::kCold &&
+                         first_replay_ms < kDelayLeadFromMs;
   GraphSamples taken(
-      calls, [&ctx, first_replay_ms](CapturedGraph& graph) { lead(ctx, graph, first_replay_ms); });
+      calls, [&ctx, first_replay_ms](CapturedGraph& graph) { lead(ctx, graph, first_replay_ms); },
+      warm_each);
   if (sampling.timed_ms) taken.already_timed(*sampling.timed_ms);
   const double started_ms = ctx.api.host_now_ms();
   Measurement m = take_measurement(

@@ -31,6 +31,12 @@ struct GraphSettings {
   // Each graph uploaded as it is captured (CapturedGraph::upload): otherwise every graph but the
   // first is timed at its first launch, which carries the upload.
   bool upload = false;
+  // Each graph of a batch replayed once untimed right before its timed replays, for graphs of
+  // under a millisecond in a hot cache. A replay that follows another graph's finds that graph's
+  // buffers in the cache, not its own, and reads slower than the next replay of the same graph
+  // (up to 5% for convolutions and losses of 10-100 us on an H200); the batch's lead warms only
+  // the first graph, so the others' first replays of each batch carry it (docs/measurement.md).
+  bool warm_each = false;
 };
 
 // Calls per released batch: long enough to hide the release, few enough to stay well inside

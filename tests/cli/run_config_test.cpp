@@ -15,6 +15,8 @@ TEST(MeasureOptionsFromKnobs, CarriesSamplingAndCaliberKnobs) {
   knobs.repeat = 4;
   knobs.noise_target = 0.01;
   knobs.quantiles = {0.2};
+  knobs.graph_upload = true;
+  knobs.graph_warm_each = true;
   MeasureOptions options =
       measure_options_from_knobs(knobs, "softmax", find_backend("", "cuda").classifier, true);
   EXPECT_EQ(options.op, "softmax");
@@ -25,6 +27,8 @@ TEST(MeasureOptionsFromKnobs, CarriesSamplingAndCaliberKnobs) {
   EXPECT_DOUBLE_EQ(options.sampling.noise_target, 0.01);
   EXPECT_EQ(options.repeat, 4);
   EXPECT_EQ(options.quantiles, (std::vector<double>{0.2}));
+  EXPECT_TRUE(options.graph.upload);
+  EXPECT_TRUE(options.graph.warm_each);
   EXPECT_EQ(options.classifier.classify("cudaErrorStreamCaptureUnjoined"),
             CaptureVerdict::kPoisoned);
 }

@@ -109,6 +109,17 @@ TEST(Knobs, GraphUploadIsOffUnlessTheFlagOrTheEnvironmentTurnsItOn) {
                     HasSubstr("accepted: 1, 0, true, false")));
 }
 
+TEST(Knobs, GraphWarmEachIsOffUnlessTheFlagOrTheEnvironmentTurnsItOn) {
+  EXPECT_FALSE(resolve_knobs({}, env_of({})).graph_warm_each);
+  Knobs f = resolve_knobs({{"graph_warm_each", "1"}}, env_of({{"CALIBER_GRAPH_WARM_EACH", "0"}}));
+  EXPECT_TRUE(f.graph_warm_each);
+  EXPECT_EQ(f.sources.at("graph_warm_each"), "--graph-warm-each");
+  Knobs e = resolve_knobs({}, env_of({{"CALIBER_GRAPH_WARM_EACH", "true"}}));
+  EXPECT_TRUE(e.graph_warm_each);
+  EXPECT_THAT(usage_message({{"graph_warm_each", "2"}}, env_of({})),
+              HasSubstr("--graph-warm-each: '2' is not accepted"));
+}
+
 TEST(Knobs, BadFlushMethodListsTheAcceptedMethods) {
   std::string msg = usage_message({{"cache", "cold"}, {"flush_method", "invalidate"}}, env_of({}));
   EXPECT_THAT(msg, HasSubstr("--flush-method: 'invalidate' is not accepted"));

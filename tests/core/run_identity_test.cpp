@@ -55,14 +55,19 @@ TEST(RunIdentity, GraphCapturesChangeNumbersAndRunsBeforeTheKnobCapturedOnce) {
   EXPECT_EQ(identity_from_json(old).graph_captures, 1);
 }
 
-TEST(RunIdentity, GraphUploadChangesNumbersAndRunsBeforeTheKnobReadAsWithout) {
-  RunIdentity a = sample();
-  RunIdentity b = sample();
-  b.graph_upload = true;
-  EXPECT_THAT(identity_differences(a, b, number_changing_fields()), ElementsAre("graph_upload"));
-  nlohmann::json old = to_json(sample());
-  old.erase("graph_upload");
-  EXPECT_FALSE(identity_from_json(old).graph_upload);
+TEST(RunIdentity, GraphTimerSwitchesChangeNumbersAndRunsBeforeTheKnobReadAsWithout) {
+  const std::pair<const char*, bool RunIdentity::*> switches[] = {
+      {"graph_upload", &RunIdentity::graph_upload},
+      {"graph_warm_each", &RunIdentity::graph_warm_each}};
+  for (const auto& [name, field] : switches) {
+    RunIdentity a = sample();
+    RunIdentity b = sample();
+    b.*field = true;
+    EXPECT_THAT(identity_differences(a, b, number_changing_fields()), ElementsAre(name));
+    nlohmann::json old = to_json(sample());
+    old.erase(name);
+    EXPECT_FALSE(identity_from_json(old).*field);
+  }
 }
 
 TEST(RunIdentity, AllFieldsDiffIncludesHostAndTimes) {

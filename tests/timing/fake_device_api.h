@@ -30,6 +30,9 @@ class FakeDeviceApi : public DeviceApi {
   double graph_replay_start_ms = 0;
   // What a graph's first launch adds when the graph was not uploaded before it.
   double graph_first_launch_ms = 0;
+  // What a replay adds when the device's replay before it was another graph's (its own buffers
+  // out of the cache).
+  double graph_switch_ms = 0;
   double capture_host_ms_per_call = 0;  // host time a capture takes per captured call
   // An op shorter than its launch: each call timed on its own reads at least this (graph replays
   // do not).
@@ -235,8 +238,10 @@ class FakeDeviceApi : public DeviceApi {
    private:
     double replay_once() {
       if (device_.replay_error) throw DeviceError("replay", *device_.replay_error);
-      const double start_ms = delay_ms_ + device_.graph_replay_start_ms +
-                              (std::exchange(on_device_, true) ? 0 : device_.graph_first_launch_ms);
+      const double start_ms =
+          delay_ms_ + device_.graph_replay_start_ms +
+          (std::exchange(on_device_, true) ? 0 : device_.graph_first_launch_ms) +
+          (std::exchange(device_.last_replayed_, this) == this ? 0 : device_.graph_switch_ms);
       double total = start_ms;
       device_.now_ms_ += start_ms;
       for (int i = 0; i < calls_; ++i) total += device_.advance() + offset_ms_;
@@ -284,6 +289,7 @@ class FakeDeviceApi : public DeviceApi {
   bool capturing_ = false;
   int counted_calls_ = 0;
   double captured_delay_ms_ = 0;
+  const CapturedGraph* last_replayed_ = nullptr;  // the graph the device replayed last
 };
 
 // The classifier wording tests use: one phrase per verdict.

@@ -461,6 +461,47 @@ TEST(GraphTimer, EachUploadFollowsItsCaptureBeforeAnyReplay) {
   }
 }
 
+// One round of 8 graphs of 25 calls (0.25 ms replays under a 2 ms floor), each replay 10% slower
+// when it follows another graph's: the batch's lead warms the first graph only, so graphs 2-8
+// read slower, and unlike the first, which grows the captures. Warmed each, all read the same.
+TEST(GraphTimer, GraphsWarmedEachReadTheirOwnCacheNotTheGraphBefore) {
+  for (bool warm_each : {false, true}) {
+    FakeDeviceApi api;
+    api.call_ms = {0.01};
+    api.graph_switch_ms = 0.025;  // 1 us a call of a 25-call graph
+    MeasureOptions options = adaptive_options(8);
+    options.sampling.min_time_s = 0.002;
+    options.graph.warm_each = warm_each;
+    Measurement m = measure(api, plan_for(Timer::kGraph), options, [] {});
+    EXPECT_EQ(api.last_calls_per_graph, 25);
+    if (warm_each) {
+      EXPECT_EQ(m.graph_captures, 8);
+      EXPECT_EQ(m.samples_ms.size(), 8u);
+      EXPECT_NEAR(m.median_ms, 0.01, 1e-12);
+    } else {
+      EXPECT_GT(m.graph_captures, 8);
+      EXPECT_NEAR(m.median_ms, 0.011, 1e-12);
+    }
+  }
+}
+
+// Warming is for hot rows of graphs under a millisecond: a cold row flushes before each sample on
+// purpose, and a longer graph would spend a whole replay on each warming.
+TEST(GraphTimer, WarmEachLeavesColdRowsAndLongGraphsAsTheyAre) {
+  auto primes = [](double call_ms, CacheState cache, bool warm_each) {
+    FakeDeviceApi api;
+    api.call_ms = {call_ms};
+    MeasureOptions options = adaptive_options(8);
+    options.cache = cache;
+    options.graph.warm_each = warm_each;
+    measure(api, plan_for(Timer::kGraph), options, [] {});
+    return std::count(api.log.begin(), api.log.end(), "prime");
+  };
+  EXPECT_GT(primes(0.01, CacheState::kHot, true), primes(0.01, CacheState::kHot, false));
+  EXPECT_EQ(primes(0.01, CacheState::kCold, true), primes(0.01, CacheState::kCold, false));
+  EXPECT_EQ(primes(2.0, CacheState::kHot, true), primes(2.0, CacheState::kHot, false));
+}
+
 TEST(GraphTimer, TimedReplaysQueueBehindAnUntimedReplay) {
   FakeDeviceApi api;
   api.call_ms = {0.01};
