@@ -40,11 +40,12 @@ batch() {
   tail -2 "$screens/$name/batch.log"
 }
 
-# whole_corpus: the whole corpus (runs/device/wc, default flags) until 25 s before the deadline,
-# then packed, and how many ops the workers answered; the same command resumes it on a warm
-# machine.
+# whole_corpus: the whole corpus (runs/device/wc, the default flags and WC_FLAGS) until 25 s
+# before the deadline, then packed, and how many ops the workers answered; the same command
+# resumes it on a warm machine.
 whole_corpus() {
-  batch wc $(($(left) - 25))
+  # shellcheck disable=SC2086  # WC_FLAGS is a list of flags
+  batch wc $(($(left) - 25)) ${WC_FLAGS:-}
   pack_screen wc
   grep -c '' "$screens/wc/workers/device-0.log" 2>/dev/null
 }
@@ -94,6 +95,11 @@ judge() {
     grep -v "CUDA Graph is empty" >"$logs/compare_confirm_$a-$b.txt"
   echo "rc=${PIPESTATUS[0]}"; grep -E "rows|FAST|SLOW|UNSURE|SAME|confirm" \
     "$logs/compare_confirm_$a-$b.txt" | grep -v "^confirm [0-9]" | head -14
+}
+
+# first_replays SCREEN...: bench/first_replays.py on the screens, into the logs.
+first_replays() {
+  (cd "$screens" && python3 "$here/bench/first_replays.py" "$@") | tee "$logs/first_replays.txt"
 }
 
 # pack_checks TGZ NAME...: the named screens' rows with samples and the comparisons into TGZ.

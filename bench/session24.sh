@@ -24,10 +24,6 @@ source "$(dirname "$0")/screen_calls.sh"
 first160=(--ops-file "$here/bench/screen_ops/corpus321-first160.txt")
 warm=(--graph-warm-each 1)
 
-first_replays() {  # first_replays SCREEN...: bench/first_replays.py into the logs
-  (cd "$screens" && python3 "$here/bench/first_replays.py" "$@") | tee "$logs/first_replays.txt"
-}
-
 case ${1:-} in
   warm)
     build_once
@@ -50,9 +46,7 @@ case ${1:-} in
     finish "$1" ;;
   wc | resume)
     [ "$1" = wc ] && { build_once; rm -rf "${screens:?}"/wc; }
-    # shellcheck disable=SC2086  # WC_FLAGS is a list of flags
-    batch wc $(($(left) - 25)) ${WC_FLAGS:-}
-    pack_screen wc
+    whole_corpus
     finish "$1" ;;
   *)
     echo "usage: $0 warm|w5|wc|resume" >&2
