@@ -1,9 +1,10 @@
 #include "timing/graph_timer.h"
 
 #include <fmt/format.h>
-#include <functional>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include <functional>
 
 #include "fake_device_api.h"
 #include "timing/failure_verdicts.h"
