@@ -102,6 +102,12 @@ first_replays() {
   (cd "$screens" && python3 "$here/bench/first_replays.py" "$@") | tee "$logs/first_replays.txt"
 }
 
+# switched_replays SCREEN...: bench/switched_replays.py on the screens, into the logs.
+switched_replays() {
+  (cd "$screens" && python3 "$here/bench/switched_replays.py" "$@") |
+    tee "$logs/switched_replays.txt"
+}
+
 # pack_checks TGZ NAME...: the named screens' rows with samples and the comparisons into TGZ.
 pack_checks() {
   local tgz=$1

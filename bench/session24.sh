@@ -13,7 +13,8 @@
 #                                                 # s1-w5 plain then --confirm
 #   DEADLINE_S=590 WC_FLAGS="..." bash bench/session24.sh wc   # the whole corpus with WC_FLAGS
 #   DEADLINE_S=590 WC_FLAGS="..." bash bench/session24.sh resume
-# What to read: g2..G/g1 near 1.000 in every bucket for w2 (no first launch, no switch timed);
+# What to read: g2..G/g1 near 1.000 in every bucket for w2 (no first launch, no switch timed), and
+# switched_replays' first/next of w5 near its graph 1 control for grown rows too;
 # s1-w2 after --confirm near the A/A's 0.19%, captures of w2 no more grown than s1's, and its
 # batch wall near the twenty-third session's u3 (91.7 s against 98.7 s at 5 ms). If so, the
 # whole corpus with WC_FLAGS="--graph-warm-each 1 --min-time 0.002" (about 850 s projected).
@@ -32,6 +33,7 @@ case ${1:-} in
     batch w2 $(($(left) - 20)) "${first160[@]}" "${warm[@]}" --min-time 0.002
     batch s2 $(($(left) - 20)) "${first160[@]}"
     first_replays s1 w2 s2
+    switched_replays s1 w2 s2
     judge s1 s2 0
     judge s1 w2 $(($(left) - 40)) --allow-mismatch graph_warm_each
     pack_checks warm-s1-w2-s2.tgz s1 w2 s2
@@ -41,6 +43,7 @@ case ${1:-} in
     rm -rf "${screens:?}"/w5 "$screens"/cmp_*w5
     batch w5 $(($(left) - 20)) "${first160[@]}" "${warm[@]}"
     first_replays s1 w5
+    switched_replays s1 w5
     judge s1 w5 $(($(left) - 40)) --allow-mismatch graph_warm_each
     pack_checks w5.tgz w5
     finish "$1" ;;
