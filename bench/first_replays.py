@@ -13,27 +13,21 @@ later rounds. A value near 1.000 says the first launches are like the others.
 """
 import statistics
 import sys
-from pathlib import Path
 
-from screen_agreement import BUCKETS, bucket_of
-from screen_profile import rows_by_op
+from screen_agreement import BUCKETS, bucket_of, graph_rows_with_samples, share_above
 
 
 def ratios(root):
     first, later = {}, {}
-    for rows in rows_by_op(Path(root)).values():
-        for r in rows:
-            samples = r.get("samples_ms") or []
-            graphs = r.get("graph_captures") or 0
-            if (r.get("timer_used") != "graph" or r.get("status") != "SUCCESS" or graphs < 2 or
-                    len(samples) < graphs or not samples[0] > 0 or
-                    any(m.startswith("no_device_work") for m in r.get("markers", []))):
-                continue
-            name = bucket_of(r)
-            round1 = statistics.median(samples[1:graphs])
-            first.setdefault(name, []).append(round1 / samples[0])
-            if len(samples) >= 2 * graphs:
-                later.setdefault(name, []).append(round1 / statistics.median(samples[graphs:]))
+    for r, samples, graphs in graph_rows_with_samples(root):
+        if (graphs < 2 or len(samples) < graphs or not samples[0] > 0 or
+                any(m.startswith("no_device_work") for m in r.get("markers", []))):
+            continue
+        name = bucket_of(r)
+        round1 = statistics.median(samples[1:graphs])
+        first.setdefault(name, []).append(round1 / samples[0])
+        if len(samples) >= 2 * graphs:
+            later.setdefault(name, []).append(round1 / statistics.median(samples[graphs:]))
     return first, later
 
 
@@ -48,9 +42,9 @@ def main(screens):
                 continue
             f, l = first[name], later.get(name, [])
             line = (f"  {name:10} {len(f):5} {statistics.median(f):9.4f} "
-                    f"{sum(v > 1.01 for v in f) / len(f):5.0%} {len(l):8}")
+                    f"{share_above(f, 0.01):5.0%} {len(l):8}")
             if l:
-                line += f" {statistics.median(l):8.4f} {sum(v > 1.01 for v in l) / len(l):5.0%}"
+                line += f" {statistics.median(l):8.4f} {share_above(l, 0.01):5.0%}"
             print(line)
 
 

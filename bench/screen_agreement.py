@@ -30,6 +30,20 @@ def keyed(root):
     return out
 
 
+def graph_rows_with_samples(root):
+    """The graph-timed SUCCESS rows of a screen that kept their samples, as (row, samples, graphs)."""
+    for rows in rows_by_op(Path(root)).values():
+        for r in rows:
+            samples = r.get("samples_ms") or []
+            if r.get("timer_used") == "graph" and r.get("status") == "SUCCESS" and samples:
+                yield r, samples, r.get("graph_captures") or 0
+
+
+def share_above(ratios, fraction):
+    """The share of `ratios` above 1 + fraction."""
+    return sum(v > 1 + fraction for v in ratios) / len(ratios)
+
+
 def bucket_of(row):
     if any(m.startswith("no_device_work") for m in row.get("markers", [])):
         return "no_device_work"

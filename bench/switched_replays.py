@@ -18,10 +18,8 @@ behind its lead) as the control. With every graph warmed before its timed replay
 """
 import statistics
 import sys
-from pathlib import Path
 
-from screen_agreement import BUCKETS, bucket_of
-from screen_profile import rows_by_op
+from screen_agreement import BUCKETS, bucket_of, graph_rows_with_samples, share_above
 
 FIRST = 8  # the captures asked for; levels of 8 and 16 graphs are added to them
 
@@ -40,18 +38,14 @@ def first_over_next(samples, graphs):
 
 def ratios(root):
     switched, control = {}, {}
-    for rows in rows_by_op(Path(root)).values():
-        for r in rows:
-            samples = r.get("samples_ms") or []
-            graphs = r.get("graph_captures") or 0
-            markers = [m for m in r.get("markers", []) if not m.startswith("captures_grown")]
-            if (r.get("timer_used") != "graph" or r.get("status") != "SUCCESS" or
-                    graphs not in (FIRST, 2 * FIRST, 4 * FIRST) or len(samples) != 3 * graphs or
-                    markers or not min(samples) > 0):
-                continue
-            key = (bucket_of(r), "8" if graphs == FIRST else "grown")
-            switched.setdefault(key, []).append(statistics.median(first_over_next(samples, graphs)))
-            control.setdefault(key, []).append(samples[FIRST] / samples[FIRST + 1])
+    for r, samples, graphs in graph_rows_with_samples(root):
+        markers = [m for m in r.get("markers", []) if not m.startswith("captures_grown")]
+        if (graphs not in (FIRST, 2 * FIRST, 4 * FIRST) or len(samples) != 3 * graphs or
+                markers or not min(samples) > 0):
+            continue
+        key = (bucket_of(r), "8" if graphs == FIRST else "grown")
+        switched.setdefault(key, []).append(statistics.median(first_over_next(samples, graphs)))
+        control.setdefault(key, []).append(samples[FIRST] / samples[FIRST + 1])
     return switched, control
 
 
@@ -67,8 +61,8 @@ def main(screens):
                     continue
                 s, c = switched[(name, kept)], control[(name, kept)]
                 print(f"  {name:10} {kept:>6} {len(s):5} {statistics.median(s):10.4f} "
-                      f"{sum(v > 1.01 for v in s) / len(s):5.0%} "
-                      f"{sum(v > 1.03 for v in s) / len(s):5.0%} {statistics.median(c):8.4f}")
+                      f"{share_above(s, 0.01):5.0%} {share_above(s, 0.03):5.0%} "
+                      f"{statistics.median(c):8.4f}")
 
 
 if __name__ == "__main__":

@@ -435,6 +435,8 @@ void expect_one_round_reads_the_call_only_with(const std::function<void(FakeDevi
     options.graph.*fix = on;
     Measurement m = measure(api, plan_for(Timer::kGraph), options, [] {});
     EXPECT_EQ(api.last_calls_per_graph, 25);
+    EXPECT_EQ(std::count(api.log.begin(), api.log.end(), "upload"),
+              options.graph.upload ? api.captures : 0);
     if (on) {
       EXPECT_EQ(m.graph_captures, 8);
       EXPECT_EQ(m.samples_ms.size(), 8u);
