@@ -25,7 +25,8 @@ source "$(dirname "$0")/screen_calls.sh"
 
 first160=(--ops-file "$here/bench/screen_ops/corpus321-first160.txt")
 upload=(--graph-upload 1)
-old_defaults=(--graph-upload 0 --min-time 0.005)
+old_defaults=(--graph-upload 0 --min-time 0.005 --graph-warm-each 0)
+upload+=(--graph-warm-each 0)  # warming each graph became a default in the twenty-fourth session
 
 case ${1:-} in
   pick)

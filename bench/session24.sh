@@ -4,10 +4,11 @@
 # following another graph's reads up to 5% slower, and that one round a graph (the 2 ms floor)
 # reads only such replays: 35 of 2,672 rows stayed apart from the 5 ms floor after --confirm
 # (docs/results.md). A graph's warming replay is also its first launch, so no upload is asked for.
-# Screens A B B': the defaults, then the candidate defaults twice, so that one call gives both the
+# Screens A B B': the earlier defaults (named since they stopped being the defaults after this
+# session: --graph-warm-each 0 --min-time 0.005), then the candidate defaults twice, so that one call gives both the
 # agreement with today's defaults and the candidate's own A/A.
 #   DEADLINE_S=590 bash bench/session24.sh warm      # build; corpus321-first160.txt three times:
-#                                                    # s1 the defaults, w2 and w3 --graph-warm-each 1
+#                                                    # s1 the earlier defaults, w2 and w3 --graph-warm-each 1
 #                                                    # --min-time 0.002; first and switched replays;
 #                                                    # s1-w2 and w2-w3 plain
 #   DEADLINE_S=590 CALIBER_SKIP_BUILD=1 WC_FLAGS="..." bash bench/session24.sh confirm_wc
@@ -25,13 +26,14 @@ set -uo pipefail
 source "$(dirname "$0")/screen_calls.sh"
 
 first160=(--ops-file "$here/bench/screen_ops/corpus321-first160.txt")
+earlier=(--graph-warm-each 0 --min-time 0.005)
 warm=(--graph-warm-each 1)
 
 case ${1:-} in
   warm)
     build_once
     rm -rf "${screens:?}"/s1 "$screens"/w2 "$screens"/w3 "$screens"/cmp_*
-    batch s1 $(($(left) - 20)) "${first160[@]}"
+    batch s1 $(($(left) - 20)) "${first160[@]}" "${earlier[@]}"
     batch w2 $(($(left) - 20)) "${first160[@]}" "${warm[@]}" --min-time 0.002
     batch w3 $(($(left) - 20)) "${first160[@]}" "${warm[@]}" --min-time 0.002
     first_replays s1 w2 w3

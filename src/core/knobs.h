@@ -43,9 +43,11 @@ struct Knobs {
   double noise_target = 0.005;  // adaptive policy: relative noise of the estimate
   int min_samples = 10;
   // Adaptive policy: the least sampling time. A graph row's replays of one capture agree to a few
-  // 0.01%, so past one round of the captures more replays add time and no information: 10 ms
-  // took a graph row of under a millisecond 5 rounds, 2 more than 5 ms does (docs/measurement.md).
-  double min_time_s = 0.005;
+  // 0.01%, so past one round of the captures more replays add time and no information: 2 ms is
+  // one round of the 8 captures' 0.25 ms replays, where 5 ms took 3. One round reads the graphs'
+  // own caches only with each graph warmed before its timed replays (graph_warm_each;
+  // docs/measurement.md, docs/results.md's twenty-fourth session).
+  double min_time_s = 0.002;
   double max_time_s = 1.0;
   double throttle_fraction = 0.9;
   // Cold cache: MiB overwritten before each sample; 0 is the device's own choice (twice the L2 on
@@ -63,7 +65,7 @@ struct Knobs {
   bool graph_upload = false;
   // Graph timer: each graph replayed once untimed before its timed replays in each batch
   // (GraphSettings::warm_each), so that none is timed right after another graph's replay.
-  bool graph_warm_each = false;
+  bool graph_warm_each = true;
   TunerMode tuner = TunerMode::kOff;
   std::string tuner_file;
   bool isolate_tuner_cache = false;

@@ -109,13 +109,17 @@ TEST(Knobs, GraphUploadIsOffUnlessTheFlagOrTheEnvironmentTurnsItOn) {
                     HasSubstr("accepted: 1, 0, true, false")));
 }
 
-TEST(Knobs, GraphWarmEachIsOffUnlessTheFlagOrTheEnvironmentTurnsItOn) {
-  EXPECT_FALSE(resolve_knobs({}, env_of({})).graph_warm_each);
-  Knobs f = resolve_knobs({{"graph_warm_each", "1"}}, env_of({{"CALIBER_GRAPH_WARM_EACH", "0"}}));
-  EXPECT_TRUE(f.graph_warm_each);
+TEST(Knobs, GraphWarmEachAndTheTwoMsFloorAreTheDefaultsAndEitherCanBeTurnedBack) {
+  Knobs d = resolve_knobs({}, env_of({}));
+  EXPECT_TRUE(d.graph_warm_each);
+  EXPECT_DOUBLE_EQ(d.min_time_s, 0.002);
+  Knobs f = resolve_knobs({{"graph_warm_each", "0"}, {"min_time_s", "0.005"}},
+                          env_of({{"CALIBER_GRAPH_WARM_EACH", "1"}}));
+  EXPECT_FALSE(f.graph_warm_each);
+  EXPECT_DOUBLE_EQ(f.min_time_s, 0.005);
   EXPECT_EQ(f.sources.at("graph_warm_each"), "--graph-warm-each");
-  Knobs e = resolve_knobs({}, env_of({{"CALIBER_GRAPH_WARM_EACH", "true"}}));
-  EXPECT_TRUE(e.graph_warm_each);
+  Knobs e = resolve_knobs({}, env_of({{"CALIBER_GRAPH_WARM_EACH", "false"}}));
+  EXPECT_FALSE(e.graph_warm_each);
   EXPECT_THAT(usage_message({{"graph_warm_each", "2"}}, env_of({})),
               HasSubstr("--graph-warm-each: '2' is not accepted"));
 }
