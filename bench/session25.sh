@@ -10,6 +10,9 @@
 #                                                    # wait again; once it has finished, pack it,
 #                                                    # then power if 260 s are left
 #   DEADLINE_S=330 CALIBER_SKIP_BUILD=1 bash bench/session25.sh power
+#   DEADLINE_S=585 bash bench/session25.sh power_c321  # build; power; then the 321-op corpus
+#                                                      # (corpus321.txt) as c321 until the deadline
+#   DEADLINE_S=300 CALIBER_SKIP_BUILD=1 bash bench/session25.sh c321  # c321 again (it resumes)
 # What to read: wc_done.txt (rc and the batch's wall), profile_wc.txt (per-case phases), power's
 # SLOW share of graph rows of 10 us or more after --confirm (>= 95% at 5%, >= 50% at 2%).
 set -uo pipefail
@@ -48,6 +51,11 @@ power() {
   pack_checks power.tgz qa q5 q2
 }
 
+c321() {  # the 321-op corpus with the default flags until 25 s before the deadline
+  batch c321 $(($(left) - 25)) --ops-file "$ops/corpus321.txt"
+  pack_screen c321
+}
+
 case ${1:-} in
   wc_start)
     build_once
@@ -61,7 +69,16 @@ case ${1:-} in
     build_once
     power
     finish "$1" ;;
+  power_c321)
+    build_once
+    power
+    rm -rf "${screens:?}"/c321
+    c321
+    finish "$1" ;;
+  c321)
+    c321
+    finish "$1" ;;
   *)
-    echo "usage: $0 wc_start|wc_wait|power" >&2
+    echo "usage: $0 wc_start|wc_wait|power|power_c321|c321" >&2
     exit 2 ;;
 esac
