@@ -76,6 +76,7 @@ case ${1:-} in
     c321
     finish "$1" ;;
   c321)
+    build_once
     c321
     finish "$1" ;;
   *)
