@@ -13,6 +13,8 @@
 #   DEADLINE_S=585 bash bench/session25.sh power_c321  # build; power; then the 321-op corpus
 #                                                      # (corpus321.txt) as c321 until the deadline
 #   DEADLINE_S=300 CALIBER_SKIP_BUILD=1 bash bench/session25.sh c321  # c321 again (it resumes)
+#   DEADLINE_S=590 bash bench/session25.sh power_wc  # build; power with each --confirm cut at
+#                                                    # CONFIRM_S (90); then wc_start's batch
 # What to read: wc_done.txt (rc and the batch's wall), profile_wc.txt (per-case phases), power's
 # SLOW share of graph rows of 10 us or more after --confirm (>= 95% at 5%, >= 50% at 2%).
 set -uo pipefail
@@ -41,14 +43,18 @@ wc_wait() {  # until the batch has finished or 45 s before the deadline; true on
 }
 
 power() {
-  rm -rf "${screens:?}"/qa "$screens"/q5 "$screens"/q2 "$screens"/cmp_*
+  rm -rf "${screens:?}"/qa "$screens"/q5 "$screens"/q2 "$screens"/cmp_* "$screens"/power_done
   batch qa 60 --ops-file "$ops/power17.txt"
   batch q5 60 --ops-file "$ops/power17.txt" --selftest-delay 0.05
   batch q2 60 --ops-file "$ops/power17.txt" --selftest-delay 0.02
   local budget=$((($(left) - 40) / 2))
+  [ -n "${CONFIRM_S:-}" ] && [ "$budget" -gt "$CONFIRM_S" ] && budget=$CONFIRM_S
   judge qa q5 "$budget" --allow-mismatch selftest_delay
-  judge qa q2 $(($(left) - 30)) --allow-mismatch selftest_delay
+  budget=$(($(left) - 30))
+  [ -n "${CONFIRM_S:-}" ] && [ "$budget" -gt "$CONFIRM_S" ] && budget=$CONFIRM_S
+  judge qa q2 "$budget" --allow-mismatch selftest_delay
   pack_checks power.tgz qa q5 q2
+  touch "$screens/power_done"
 }
 
 c321() {  # the 321-op corpus with the default flags until 25 s before the deadline
@@ -63,11 +69,19 @@ case ${1:-} in
     wc_wait
     finish "$1" ;;
   wc_wait)
-    wc_wait && [ "$(left)" -gt 260 ] && power
+    wc_wait && [ ! -f "$screens/power_done" ] && [ "$(left)" -gt 260 ] && power
     finish "$1" ;;
   power)
     build_once
     power
+    finish "$1" ;;
+  power_wc)
+    nvidia-smi --query-gpu=name,clocks.sm,clocks.mem,clocks.max.sm,power.draw,power.limit,temperature.gpu \
+      --format=csv | tee "$logs/gpu.txt"
+    build_once
+    CONFIRM_S=${CONFIRM_S:-90} power
+    wc_start
+    wc_wait
     finish "$1" ;;
   power_c321)
     build_once
@@ -80,6 +94,6 @@ case ${1:-} in
     c321
     finish "$1" ;;
   *)
-    echo "usage: $0 wc_start|wc_wait|power|power_c321|c321" >&2
+    echo "usage: $0 wc_start|wc_wait|power|power_wc|power_c321|c321" >&2
     exit 2 ;;
 esac
