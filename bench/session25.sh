@@ -15,6 +15,10 @@
 #   DEADLINE_S=300 CALIBER_SKIP_BUILD=1 bash bench/session25.sh c321  # c321 again (it resumes)
 #   DEADLINE_S=590 bash bench/session25.sh power_wc  # build; power with each --confirm cut at
 #                                                    # CONFIRM_S (90); then wc_start's batch
+#   DEADLINE_S=400 bash bench/session25.sh states  # build; qa twice with the clocks logged every
+#                                                  # 10 ms, then with --warmup-ms 50 (qw) and with
+#                                                  # the earlier defaults (qo): is the H100's slow
+#                                                  # state a clock, and does a longer warmup end it?
 # What to read: wc_done.txt (rc and the batch's wall), profile_wc.txt (per-case phases), power's
 # SLOW share of graph rows of 10 us or more after --confirm (>= 95% at 5%, >= 50% at 2%).
 set -uo pipefail
@@ -57,6 +61,24 @@ power() {
   touch "$screens/power_done"
 }
 
+# states: the twenty-sixth session's H100 read rows in a state 15% slower that ends after some
+# milliseconds of load (docs/results.md); nvidia-smi's own log of the clocks, power and event
+# reasons beside the screens tells whether a clock moves with it.
+states() {
+  rm -rf "${screens:?}"/sa "$screens"/sb "$screens"/qw "$screens"/qo
+  nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu,\
+clocks_event_reasons.active --format=csv -lms 10 >"$logs/clocks.csv" 2>&1 &
+  local smi=$!
+  batch sa 60 --ops-file "$ops/power17.txt"
+  batch sb 60 --ops-file "$ops/power17.txt"
+  batch qw 60 --ops-file "$ops/power17.txt" --warmup-ms 50
+  batch qo 60 --ops-file "$ops/power17.txt" --graph-warm-each 0 --min-time 0.005
+  kill "$smi"
+  judge sa sb 0
+  judge sa qw 0 --allow-mismatch warmup_ms
+  pack_checks states.tgz sa sb qw qo
+}
+
 c321() {  # the 321-op corpus with the default flags until 25 s before the deadline
   batch c321 $(($(left) - 25)) --ops-file "$ops/corpus321.txt"
   pack_screen c321
@@ -83,6 +105,10 @@ case ${1:-} in
     wc_start
     wc_wait
     finish "$1" ;;
+  states)
+    build_once
+    states
+    finish "$1" ;;
   power_c321)
     build_once
     power
@@ -94,6 +120,6 @@ case ${1:-} in
     c321
     finish "$1" ;;
   *)
-    echo "usage: $0 wc_start|wc_wait|power|power_wc|power_c321|c321" >&2
+    echo "usage: $0 wc_start|wc_wait|power|power_wc|states|power_c321|c321" >&2
     exit 2 ;;
 esac
