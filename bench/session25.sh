@@ -15,7 +15,7 @@
 #   DEADLINE_S=300 CALIBER_SKIP_BUILD=1 bash bench/session25.sh c321  # c321 again (it resumes)
 #   DEADLINE_S=590 bash bench/session25.sh power_wc  # build; power with each --confirm cut at
 #                                                    # CONFIRM_S (90); then wc_start's batch
-#   DEADLINE_S=400 bash bench/session25.sh states  # build; qa twice with the clocks logged every
+#   DEADLINE_S=400 bash bench/session25.sh states  # build; power17 twice (sa, sb), clocks logged every
 #                                                  # 10 ms, then with --warmup-ms 50 (qw) and with
 #                                                  # the earlier defaults (qo): is the H100's slow
 #                                                  # state a clock, and does a longer warmup end it?
@@ -46,17 +46,18 @@ wc_wait() {  # until the batch has finished or 45 s before the deadline; true on
   pack_screen wc
 }
 
+# capped SECONDS: SECONDS, or CONFIRM_S when that is set and smaller.
+capped() {
+  if [ -n "${CONFIRM_S:-}" ] && [ "$1" -gt "$CONFIRM_S" ]; then echo "$CONFIRM_S"; else echo "$1"; fi
+}
+
 power() {
   rm -rf "${screens:?}"/qa "$screens"/q5 "$screens"/q2 "$screens"/cmp_* "$screens"/power_done
   batch qa 60 --ops-file "$ops/power17.txt"
   batch q5 60 --ops-file "$ops/power17.txt" --selftest-delay 0.05
   batch q2 60 --ops-file "$ops/power17.txt" --selftest-delay 0.02
-  local budget=$((($(left) - 40) / 2))
-  [ -n "${CONFIRM_S:-}" ] && [ "$budget" -gt "$CONFIRM_S" ] && budget=$CONFIRM_S
-  judge qa q5 "$budget" --allow-mismatch selftest_delay
-  budget=$(($(left) - 30))
-  [ -n "${CONFIRM_S:-}" ] && [ "$budget" -gt "$CONFIRM_S" ] && budget=$CONFIRM_S
-  judge qa q2 "$budget" --allow-mismatch selftest_delay
+  judge qa q5 "$(capped $((($(left) - 40) / 2)))" --allow-mismatch selftest_delay
+  judge qa q2 "$(capped $(($(left) - 30)))" --allow-mismatch selftest_delay
   pack_checks power.tgz qa q5 q2
   touch "$screens/power_done"
 }
