@@ -15,6 +15,7 @@
 #   DEADLINE_S=300 CALIBER_SKIP_BUILD=1 bash bench/session25.sh c321  # c321 again (it resumes)
 #   DEADLINE_S=590 bash bench/session25.sh power_wc  # build; power with each --confirm cut at
 #                                                    # CONFIRM_S (90); then wc_start's batch
+#   DEADLINE_S=590 bash bench/session25.sh auto  # power_wc on an H200, states on another card
 #   DEADLINE_S=400 bash bench/session25.sh states  # build; power17 twice (sa, sb), clocks logged every
 #                                                  # 10 ms, then with --warmup-ms 50 (qw) and with
 #                                                  # the earlier defaults (qo): is the H100's slow
@@ -77,7 +78,10 @@ clocks_event_reasons.active --format=csv -lms 10 >"$logs/clocks.csv" 2>&1 &
   kill "$smi"
   judge sa sb 0
   judge sa qw 0  # warmup_ms is not a gated field
-  pack_checks states.tgz sa sb qw qo
+  # power once the warmup outlasts the slow state: the 5% delay against qw, both warmed 50 ms
+  batch q5w 60 --ops-file "$ops/power17.txt" --warmup-ms 50 --selftest-delay 0.05
+  judge qw q5w 0 --allow-mismatch selftest_delay
+  pack_checks states.tgz sa sb qw qo q5w
 }
 
 c321() {  # the 321-op corpus with the default flags until 25 s before the deadline
@@ -110,6 +114,13 @@ case ${1:-} in
     build_once
     states
     finish "$1" ;;
+  auto)  # power_wc on an H200, states on any other card
+    name=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
+    say "card: $name"
+    if [[ $name == *H200* ]]; then exec bash "$0" power_wc; fi
+    build_once
+    states
+    finish states ;;
   power_c321)
     build_once
     power
@@ -121,6 +132,6 @@ case ${1:-} in
     c321
     finish "$1" ;;
   *)
-    echo "usage: $0 wc_start|wc_wait|power|power_wc|states|power_c321|c321" >&2
+    echo "usage: $0 wc_start|wc_wait|power|power_wc|auto|states|power_c321|c321" >&2
     exit 2 ;;
 esac
