@@ -20,6 +20,7 @@
 #                                                  # 10 ms, then with --warmup-ms 50 (qw) and with
 #                                                  # the earlier defaults (qo): is the H100's slow
 #                                                  # state a clock, and does a longer warmup end it?
+#                                                  # Then power at 5% warmed 50 ms (qw against q5w).
 # What to read: wc_done.txt (rc and the batch's wall), profile_wc.txt (per-case phases), power's
 # SLOW share of graph rows of 10 us or more after --confirm (>= 95% at 5%, >= 50% at 2%).
 set -uo pipefail
