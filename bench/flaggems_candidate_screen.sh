@@ -7,7 +7,7 @@
 # caliber) into runs/device/fgk_K on the same caches. A call cut at its deadline is resumed by the
 # same command on the warm machine (the batch and its warm pass both resume); a fresh machine
 # starts the piece again. bench/candidate_speedups.py reads the pieces together (fgc_0,fgc_1,...).
-# The carry, made on this machine first (git-ignored; `fetch` github:flagos-ai/FlagGems gives the mirror):
+# The carry, made here first (git-ignored; `fetch` github:flagos-ai/FlagGems gives the mirror):
 #   bash bench/prepare_flaggems.sh
 #   tar -czf third_party_fetched/flaggems.tgz -C third_party_fetched FlagGems/src FlagGems/COMMIT
 #   run(command="DEADLINE_S=590 PIECE=0 bash bench/flaggems_candidate_screen.sh",
