@@ -26,7 +26,7 @@ left() { echo $((deadline - ($(date +%s) - start) - 25)); }
 say "configure + build"
 # CALIBER_SKIP_BUILD=1 skips configure and build alike (a stage that needs no caliber, or a warm
 # machine whose build is current).
-if [ -z "${CALIBER_SKIP_BUILD:-}" ]; then
+if [ "${CALIBER_SKIP_BUILD:-}" != 1 ]; then
   cmake -S "$here" -B "$build" -G Ninja -DCALIBER_PYTHON="$(command -v python3)" -DCALIBER_CUDA=ON \
     -DCMAKE_CUDA_ARCHITECTURES=90 -DTORCH_CUDA_ARCH_LIST=9.0 -DCALIBER_BUILD_TESTS=OFF \
     >"$OUT/work/build.log" 2>&1 &&

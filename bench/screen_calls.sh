@@ -15,7 +15,7 @@ say() { echo "== $* (at $(($(date +%s) - start)) s, $(left) s left)"; }
 
 build() {
   say "build"
-  OUT=$logs/build DEADLINE_S=$(left) bash "$here/bench/device.sh" devices >"$logs/build.txt" 2>&1
+  CALIBER_SKIP_BUILD=0 OUT=$logs/build DEADLINE_S=$(left) bash "$here/bench/device.sh" devices >"$logs/build.txt" 2>&1
   local rc=$?
   tail -5 "$logs/build.txt"
   [ -x "$caliber" ] || { echo "no caliber build"; exit 1; }
