@@ -11,6 +11,7 @@ a later piece's op replacing an earlier one's). Per op and dtype: the cases whos
 has a speedup, the geometric mean of those speedups (torch latency / candidate latency, each
 row's own baseline measured in the same process), and the candidate rows NOT_COVERED or failed.
 """
+import csv
 import statistics
 import sys
 from pathlib import Path
@@ -18,12 +19,25 @@ from pathlib import Path
 from screen_profile import rows_by_op
 
 
+def unfinished(root):
+    """Ops of a screen that a cut batch left interrupted or pending: their rows are partial, and
+    a resumed batch throws them away, so they are not counted."""
+    status = Path(root) / "ops_status.csv"
+    if not status.exists():
+        return set()
+    with open(status, newline="") as f:
+        return {r["op"] for r in csv.DictReader(f) if r["status"] in ("interrupted", "pending", "")}
+
+
 def load(spec):
     """{(op, dtype): [candidate rows]} of the comma-joined screen directories in `spec`."""
     out = {}
     for part in spec.split(","):
         per_piece = {}
+        skip = unfinished(part)
         for op, rows in rows_by_op(Path(part)).items():
+            if op in skip:
+                continue
             for r in rows:
                 if r.get("provider", "baseline") == "baseline":
                     continue

@@ -8,10 +8,12 @@
 # (default none: on an H100 in the twenty-eighth session piece 0's warm pass of 8 lanes used
 # 2,715 s of lane time and had not ended after 386 s, held by addmv's and addbmm's tuning).
 # A piece outlives its machine: each call brings back the piece's whole directory
-# (NAME-state.tgz, samples and markers included); put it at runs/carry/NAME-state.tgz and name
-# that file in the next call's carry, and a fresh machine resumes from it (the compiled kernels
-# and tuned configs are lost with the machine, so only their first calls are paid again). A call
-# cut at its deadline on a warm machine is resumed by the same command without the carry.
+# (NAME-state.tgz, samples and markers included); committed under bench/results/issue16/, it
+# travels with the tree, and STATE=that file makes a fresh machine resume from it (the compiled
+# kernels and tuned configs are lost with the machine, so only their first calls are paid
+# again). A state from another GPU model is refused (exit 2): one screen, one model; leave STATE
+# out to start the piece afresh. A call cut at its deadline on a warm machine is resumed by the
+# same command without STATE.
 # bench/candidate_speedups.py reads the pieces together (fgc_0,fgc_1,...).
 # The carry, made here first (git-ignored; `fetch` github:flagos-ai/FlagGems gives the mirror):
 #   bash bench/prepare_flaggems.sh
@@ -32,10 +34,18 @@ build_once
 flaggems_setup || exit 1
 name=fgc_$piece
 [ "${MODE:-graph}" = kernel ] && name=fgk_$piece
-carried=$here/runs/carry/$name-state.tgz
-if [ ! -d "$screens/$name" ] && [ -f "$carried" ]; then
-  say "resume $name from the carried $(basename "$carried")"
-  mkdir -p "$screens" && tar -xzf "$carried" -C "$screens" || exit 1
+if [ ! -d "$screens/$name" ] && [ -n "${STATE:-}" ]; then
+  case $STATE in /*) ;; *) STATE=$here/$STATE ;; esac
+  # The batch re-measures a lane's peaks on another model, but would mix two models' rows.
+  model=$(nvidia-smi --query-gpu=name --format=csv,noheader -i 0)
+  was=$(tar -xzOf "$STATE" "$name/device_peaks-0.json" | python3 -c \
+    'import json, sys; print(json.load(sys.stdin)["device"])') || exit 2
+  if [ "$was" != "$model" ]; then
+    echo "STATE=$STATE ran on $was, this machine has $model: leave STATE out" >&2
+    exit 2
+  fi
+  say "resume $name from $STATE ($was)"
+  mkdir -p "$screens" && tar -xzf "$STATE" -C "$screens" || exit 1
 fi
 # One cache folder for every piece on this machine: Triton's kernels and FlagGems' tuned configs
 # carry over from piece to piece, as they would in one long screen.
