@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/command.h"
+#include "cli/fatal_signal_report.h"
 #include "core/error.h"
 #include "core/version.h"
 #include "core/write_failure.h"
@@ -14,6 +15,7 @@
 namespace caliber {
 
 int run_cli(int argc, char** argv) {
+  install_fatal_signal_report();
   install_torch_device_enumerator();
   CLI::App app{"caliber: operator benchmarks that carry their caliber"};
   app.set_version_flag("--version", std::string(harness_version()));
