@@ -30,8 +30,6 @@ list=$here/bench/screen_ops/flaggems-marked.txt
 ops=$(grep -v '^#' "$list" | sed -n "$((piece * size + 1)),$(((piece + 1) * size))p" | paste -sd,)
 [ -n "$ops" ] || { echo "piece $piece of $size ops is past the list's end" >&2; exit 2; }
 
-build_once
-flaggems_setup || exit 1
 name=fgc_$piece
 [ "${MODE:-graph}" = kernel ] && name=fgk_$piece
 if [ ! -d "$screens/$name" ] && [ -n "${STATE:-}" ]; then
@@ -47,6 +45,8 @@ if [ ! -d "$screens/$name" ] && [ -n "${STATE:-}" ]; then
   say "resume $name from $STATE ($was)"
   mkdir -p "$screens" && tar -xzf "$STATE" -C "$screens" || exit 1
 fi
+build_once
+flaggems_setup || exit 1
 # One cache folder for every piece on this machine: Triton's kernels and FlagGems' tuned configs
 # carry over from piece to piece, as they would in one long screen.
 warm=()
