@@ -47,15 +47,12 @@ if [ ! -d "$screens/$name" ] && [ -n "${STATE:-}" ]; then
 fi
 build_once
 flaggems_setup || exit 1
+extra=()
+[ "${MODE:-graph}" = kernel ] && extra+=(--mode kernel)
+[ "${WARM_PASS:-0}" -gt 0 ] && extra+=(--warm-pass "$WARM_PASS")
 # One cache folder for every piece on this machine: Triton's kernels and FlagGems' tuned configs
 # carry over from piece to piece, as they would in one long screen.
-warm=()
-[ "${WARM_PASS:-0}" -gt 0 ] && warm=(--warm-pass "$WARM_PASS")
-if [ "${MODE:-graph}" = kernel ]; then
-  flaggems_batch "$name" fgc $(($(left) - 40)) --ops "$ops" --mode kernel "${warm[@]}"
-else
-  flaggems_batch "$name" fgc $(($(left) - 40)) --ops "$ops" "${warm[@]}"
-fi
+flaggems_batch "$name" fgc $(($(left) - 40)) --ops "$ops" "${extra[@]}"
 pack_screen "$name" | head -12
 pack_warm_pass "$name"
 # The whole directory, for a fresh machine to resume from (the warm pass's lanes stay behind).

@@ -15,7 +15,8 @@ say() { echo "== $* (at $(($(date +%s) - start)) s, $(left) s left)"; }
 
 build() {
   say "build"
-  CALIBER_SKIP_BUILD=0 OUT=$logs/build DEADLINE_S=$(left) bash "$here/bench/device.sh" devices >"$logs/build.txt" 2>&1
+  CALIBER_SKIP_BUILD=0 OUT=$logs/build DEADLINE_S=$(left) bash "$here/bench/device.sh" devices \
+    >"$logs/build.txt" 2>&1
   local rc=$?
   tail -5 "$logs/build.txt"
   [ -x "$caliber" ] || { echo "no caliber build"; exit 1; }
@@ -130,18 +131,24 @@ flaggems_setup() {
   }
 }
 
+# flaggems_env CACHES: the environment of a FlagGems candidate (flaggems_setup's FlagGems and
+# sqlalchemy), with Triton's and FlagGems' caches in /tmp/caches_CACHES.
+flaggems_env() {
+  mkdir -p "/tmp/caches_$1"
+  # FlagGems takes any FLAGGEMS_DB_URL that is set, even an empty one, as its database.
+  unset FLAGGEMS_DB_URL
+  export PYTHONPATH=$here/third_party_fetched/FlagGems/src:/tmp/site
+  export TRITON_CACHE_DIR=/tmp/caches_$1/triton FLAGGEMS_CACHE_DIR=/tmp/caches_$1/gems
+}
+
 # flaggems_batch NAME CACHES LIMIT [ARGS...]: batch NAME with --candidate python:flag_gems, Triton's
 # and FlagGems' caches in /tmp/caches_CACHES (emptied first when CACHES is NAME).
 flaggems_batch() {
-  local name=$1 caches=/tmp/caches_$2 limit=$3
-  [ "$1" = "$2" ] && rm -rf "$caches"
+  local name=$1 caches=$2 limit=$3
+  [ "$1" = "$2" ] && rm -rf "/tmp/caches_$caches"
   shift 3
-  mkdir -p "$caches"
   (
-    # FlagGems takes any FLAGGEMS_DB_URL that is set, even an empty one, as its database.
-    unset FLAGGEMS_DB_URL
-    export PYTHONPATH=$here/third_party_fetched/FlagGems/src:/tmp/site
-    export TRITON_CACHE_DIR=$caches/triton FLAGGEMS_CACHE_DIR=$caches/gems
+    flaggems_env "$caches"
     batch "$name" "$limit" --candidate python:flag_gems "$@"
   )
   grep -E "warm pass|selected|finished|stopped" "$screens/$name/batch.log" | head -8

@@ -12,9 +12,7 @@ source "$(dirname "$0")/screen_calls.sh"
 ops=${CHECK_OPS:-abs,addmv,add,addmv_out,mul}
 build_once
 flaggems_setup || exit 1
-export PYTHONPATH=$here/third_party_fetched/FlagGems/src:/tmp/site
-export TRITON_CACHE_DIR=/tmp/caches_check/triton FLAGGEMS_CACHE_DIR=/tmp/caches_check/gems
-unset FLAGGEMS_DB_URL
+flaggems_env check
 args=(batch --devices 0 --no-progress --candidate python:flag_gems --ops "$ops" --warm-pass 4
   --out "$screens/warm_check")
 say "batch cut at ${CUT_S:-100} s"
