@@ -9,6 +9,7 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <thread>
+#include <vector>
 
 #include "batch/attempt_outcome.h"
 #include "batch/batch_directory.h"
@@ -128,15 +129,18 @@ void check_resumable(const BatchDirectory& dir, const nlohmann::json& identity) 
 
 // Clears what an unfinished attempt left in an op directory, so that a resumed op neither
 // appends to nor mixes with rows of a run that never completed. Warmup records survive unless
-// the op is redone from scratch.
-void reset_op_dir(const std::filesystem::path& op_dir, bool keep_warmup) {
+// the op is redone from scratch. Returns how many entries it removed.
+size_t reset_op_dir(const std::filesystem::path& op_dir, bool keep_warmup) {
   std::error_code ec;
-  if (!std::filesystem::exists(op_dir, ec)) return;
+  std::vector<std::filesystem::path> stale;
   for (const auto& entry : std::filesystem::directory_iterator(op_dir, ec)) {
     std::string name = entry.path().filename().string();
     if (keep_warmup && (name == "warmup" || entry.path() == tuner_records_path(op_dir))) continue;
-    std::filesystem::remove_all(entry.path(), ec);
+    stale.push_back(entry.path());
   }
+  // Removed once the listing is done: the directory is not read while it changes.
+  for (const auto& path : stale) std::filesystem::remove_all(path, ec);
+  return stale.size();
 }
 
 class BatchSession {
@@ -165,7 +169,10 @@ class BatchSession {
         continue;
       }
       dir_.clear_complete(op.name);
-      reset_op_dir(dir_.op_dir(op.name), !plan_.options.force);
+      if (size_t cleared = reset_op_dir(dir_.op_dir(op.name), !plan_.options.force); cleared > 0) {
+        dir_.log(fmt::format("{}: cleared {} entries an unfinished run left; it runs again",
+                             op.name, cleared));
+      }
       OpStatus pending;
       pending.op = op.name;
       pending.backend = plan_.backend->name;

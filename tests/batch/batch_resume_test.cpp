@@ -106,6 +106,31 @@ TEST(BatchResume, RedoFailedRerunsOnlyTheOpsThatDidNotPass) {
   EXPECT_EQ(h.calls("run op=ok_a ").size(), 1u);
 }
 
+// What a batch cut in an op's dtype-by-dtype reruns leaves (its all-dtypes run's files, one
+// dtype's finished run, another's attempt log; no marker) is cleared, and the op runs again: the
+// state on which an H100 resume died of SIGSEGV in the thirtieth session.
+TEST(BatchResume, AnOpCutInItsDtypeRerunsIsClearedAndRunsAgain) {
+  BatchHarness h("dtypecut");
+  EXPECT_EQ(h.run({"--ops", "ok_a,ok_b"}), 0) << h.output();
+  const std::filesystem::path op = h.out() / "ops" / "ok_b";
+  std::filesystem::remove(op / ".complete");
+  for (const char* file : {"attempt-1.log", "attempt-2.log", "dtypes/float16/results.jsonl",
+                           "dtypes/float16/run.log", "dtypes/float32/attempt-1.log"}) {
+    std::filesystem::create_directories((op / file).parent_path());
+    write_file_atomic(op / file, "left by a cut run\n");
+  }
+
+  EXPECT_EQ(h.run({"--ops", "ok_a,ok_b"}), 0) << h.output();
+  EXPECT_EQ(h.calls("run op=ok_a ").size(), 1u);
+  EXPECT_EQ(h.calls("run op=ok_b ").size(), 2u);
+  EXPECT_EQ(h.status()["ok_b"].state, OpState::kOk);
+  EXPECT_FALSE(std::filesystem::exists(op / "dtypes")) << "the cut run's reruns survived";
+  EXPECT_FALSE(std::filesystem::exists(op / "attempt-2.log"));
+  const std::string log = BatchHarness::read_or_empty(h.out() / "batch.log");
+  EXPECT_NE(log.find("ok_b: cleared"), std::string::npos) << log;
+  EXPECT_EQ(read_results_jsonl((op / "results.jsonl").string()).size(), 1u);
+}
+
 TEST(BatchResume, RefusesToResumeWithOtherKnobs) {
   BatchHarness h("otherknobs");
   EXPECT_EQ(h.run({"--ops", "ok_a", "--dtypes", "float32"}), 0);

@@ -29,6 +29,41 @@ TEST(FatalSignalReportDeathTest, ASegfaultPrintsItsBacktraceAndStillDiesOfTheSig
       ".*cli_tests\\(\\+0x[0-9a-f]+\\)\\[0x");
 }
 
+// The backtrace of a jump to address 0 ends at the handler, since the unwinder knows no frame
+// there; the report still names the call's site from the return address it pushed.
+void (*volatile null_function)() = nullptr;
+
+__attribute__((noinline)) void call_through_null() {
+  null_function();
+  ::_exit(0);  // keeps the call from being a tail jump, which would push no return address
+}
+
+TEST(FatalSignalReportDeathTest, ACallThroughANullPointerNamesTheCallSite) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        install_fatal_signal_report();
+        call_through_null();
+      },
+      ::testing::KilledBySignal(SIGSEGV),
+      "caliber: fault address 0x0\n"
+      "caliber: faulting instruction \\[0x0\\]\n"
+      "caliber: outside any loaded module; called from .*cli_tests\\([^)]*\\+0x[0-9a-f]+\\)");
+}
+
+TEST(FatalSignalReportDeathTest, ABadWriteNamesItsAddressAndInstruction) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        install_fatal_signal_report();
+        int* volatile pointer = reinterpret_cast<int*>(0x40);
+        *pointer = 1;
+      },
+      ::testing::KilledBySignal(SIGSEGV),
+      "caliber: fault address 0x40\n"
+      "caliber: faulting instruction .*cli_tests\\([^)]*\\+0x[0-9a-f]+\\)");
+}
+
 TEST(FatalSignalReportDeathTest, AnAbortIsReportedToo) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_EXIT(

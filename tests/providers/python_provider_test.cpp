@@ -142,6 +142,55 @@ TEST_F(PythonProviderTest, EmbeddedTorchSharesTheProcessLibtorch) {
   EXPECT_TRUE(py::module_::import("sys").attr("modules").contains("torch"));
 }
 
+// Triton's allocator for kernels that need scratch memory at launch (tensor descriptors) raises
+// until one is set: FlagGems' benchmark sets one for its FLA ops, and so does the provider.
+py::module_ triton_allocation() { return py::module_::import("triton.runtime._allocation"); }
+
+bool triton_importable() {
+  ensure_embedded_python();
+  py::gil_scoped_acquire gil;
+  try {
+    triton_allocation();
+    return true;
+  } catch (const py::error_already_set&) {
+    return false;
+  }
+}
+
+TEST_F(PythonProviderTest, ACandidateLoadingTritonGetsAScratchAllocatorInItsScope) {
+  if (!triton_importable()) GTEST_SKIP() << "this Python has no triton";
+  auto provider = make_provider("python:toy_triton");
+  {
+    py::gil_scoped_acquire gil;
+    triton_allocation().attr("_allocator").attr("set")(triton_allocation().attr("_NULL_ALLOCATOR"));
+    EXPECT_THROW(triton_allocation().attr("_allocator").attr("get")()(64, 16, py::none()),
+                 py::error_already_set);
+  }
+  with_candidate(*provider, [] {
+    py::gil_scoped_acquire gil;
+    py::object buffer = triton_allocation().attr("_allocator").attr("get")()(256, 128, py::none());
+    EXPECT_EQ(buffer.attr("numel")().cast<long>(), 256);
+    EXPECT_EQ(py::str(buffer.attr("dtype")).cast<std::string>(), "torch.uint8");
+  });
+}
+
+TEST_F(PythonProviderTest, AnAllocatorTheCandidateSetItselfIsKept) {
+  if (!triton_importable()) GTEST_SKIP() << "this Python has no triton";
+  auto provider = make_provider("python:toy_triton");
+  py::object own;
+  {
+    py::gil_scoped_acquire gil;
+    own = py::eval("lambda size, alignment, stream: None");
+    py::module_::import("triton").attr("set_allocator")(own);
+  }
+  with_candidate(*provider, [&] {
+    py::gil_scoped_acquire gil;
+    EXPECT_TRUE(triton_allocation().attr("_allocator").attr("get")().is(own));
+  });
+  py::gil_scoped_acquire gil;
+  own = py::object();
+}
+
 // Fused ops declare the Python function a candidate may offer (OpDef::python_fn); toy_override
 // has silu_and_mul, moe_sum and a wrong gelu_and_mul, and no reglu.
 TEST_F(PythonProviderTest, AnOpDeclaringAFunctionIsCoveredByTheModulesFunction) {

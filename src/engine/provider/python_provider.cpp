@@ -15,6 +15,7 @@
 #include "engine/provider/embedded_python.h"
 #include "engine/provider/python_error_text.h"
 #include "engine/provider/source_checkout.h"
+#include "engine/provider/triton_allocator.h"
 #include "ops/args.h"
 
 namespace py = pybind11;
@@ -26,7 +27,8 @@ struct __attribute__((visibility("hidden"))) PythonProvider::Objects {
   py::module_ module;
   std::string context_name;
   py::object make_context;
-  py::object entered;  // the context manager of the current scope, or None
+  py::object entered;                   // the context manager of the current scope, or None
+  py::object install_triton_allocator;  // see make_triton_allocator_installer()
 
   // A candidate function with its arguments, converted once per case.
   struct BoundCall {
@@ -193,6 +195,7 @@ PythonProvider::PythonProvider(ProviderSpec spec, std::unique_ptr<DispatchSnapsh
         spec_.text, spec_.module, fmt::format("{}", fmt::join(names, " or ")), spec_.module);
   }
   objects->entered = py::none();
+  objects->install_triton_allocator = make_triton_allocator_installer();
   version_ = module_version(objects->module, spec_.module);
   objects_ = std::move(objects);
 }
@@ -207,6 +210,9 @@ std::string PythonProvider::version() const { return version_; }
 void PythonProvider::enter() {
   py::gil_scoped_acquire gil;
   try {
+    // Here, not once at import: the allocator is Triton's per thread, and a scope is entered on
+    // the thread that then launches the candidate's kernels.
+    objects_->install_triton_allocator();
     py::object context = objects_->make_context();
     context.attr("__enter__")();
     objects_->entered = std::move(context);
