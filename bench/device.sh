@@ -32,6 +32,9 @@ if [ "${CALIBER_SKIP_BUILD:-}" != 1 ]; then
     >"$OUT/work/build.log" 2>&1 &&
     ninja -C "$build" -j 16 -k 0 caliber validate_timers >>"$OUT/work/build.log" 2>&1 ||
     { grep -E "error|Error" -A5 "$OUT/work/build.log" | head -60; exit 1; }
+  # Which C++ runtime the binary loads (the device builds with /opt/gcc's GCC 13): a crash report's
+  # frames in libstdc++ are read against this one.
+  ldd "$caliber" | grep -E "libstdc\+\+|libgcc_s" >>"$OUT/work/build.log" 2>&1 || true
 fi
 
 timed() {  # timed NAME CMD...: runs CMD, its output in work/<stage>/NAME.txt, wall time reported
