@@ -21,6 +21,8 @@
 #   run(command="DEADLINE_S=590 PIECE=0 bash bench/flaggems_candidate_screen.sh",
 #       carry=["third_party_fetched/flaggems.tgz", ".whl"])
 #   run(command="DEADLINE_S=590 CALIBER_SKIP_BUILD=1 PIECE=0 MODE=kernel bash ...", carry=[...])
+#   addmv's family, whose first FlagGems calls outlive the default 85 s timeout (their tuning):
+#   run(command="DEADLINE_S=590 PIECE=0 ONLY_OPS=addmv,addmv_,addmv_out TIMEOUT_S=400 bash ...")
 set -uo pipefail
 source "$(dirname "$0")/screen_calls.sh"
 
@@ -29,12 +31,22 @@ size=${PIECE_OPS:-120}
 list=$here/bench/screen_ops/flaggems-marked.txt
 # SKIP_OPS=a,b leaves those ops of the piece for another call (ops whose first FlagGems call
 # outlives the op timeout would spend a call's minutes on their retries).
+# ONLY_OPS=a,b runs just those ops of the piece, in a directory of their own (fgc_Kx), with
+# TIMEOUT_S=N as their fixed per-op timeout when given: the ops SKIP_OPS left out, with the time
+# their first calls need.
 ops=$(grep -v '^#' "$list" | sed -n "$((piece * size + 1)),$(((piece + 1) * size))p" |
-  grep -vxF -f <(tr , '\n' <<<"${SKIP_OPS:-}" | grep .) | paste -sd,)
+  grep -vxF -f <(tr , '\n' <<<"${SKIP_OPS:-}" | grep .))
+if [ -n "${ONLY_OPS:-}" ]; then
+  missing=$(tr , '\n' <<<"$ONLY_OPS" | grep . | grep -vxF -f <(echo "$ops"))
+  [ -z "$missing" ] || { echo "ONLY_OPS: not in piece $piece: $(paste -sd, <<<"$missing")" >&2; exit 2; }
+  ops=$(tr , '\n' <<<"$ONLY_OPS" | grep .)
+fi
+ops=$(paste -sd, <<<"$ops")
 [ -n "$ops" ] || { echo "piece $piece of $size ops is past the list's end" >&2; exit 2; }
 
 name=fgc_$piece
 [ "${MODE:-graph}" = kernel ] && name=fgk_$piece
+[ -n "${ONLY_OPS:-}" ] && name=${name}x
 if [ ! -d "$screens/$name" ] && [ -n "${STATE:-}" ]; then
   case $STATE in /*) ;; *) STATE=$here/$STATE ;; esac
   # The batch re-measures a lane's peaks on another model, but would mix two models' rows.
@@ -53,6 +65,7 @@ flaggems_setup || exit 1
 extra=()
 [ "${MODE:-graph}" = kernel ] && extra+=(--mode kernel)
 [ "${WARM_PASS:-0}" -gt 0 ] && extra+=(--warm-pass "$WARM_PASS")
+[ -n "${TIMEOUT_S:-}" ] && extra+=(--timeout-s "$TIMEOUT_S")
 # One cache folder for every piece on this machine: Triton's kernels and FlagGems' tuned configs
 # carry over from piece to piece, as they would in one long screen.
 flaggems_batch "$name" fgc $(($(left) - 40)) --ops "$ops" "${extra[@]}"
