@@ -108,7 +108,7 @@ TEST(BatchResume, RedoFailedRerunsOnlyTheOpsThatDidNotPass) {
 
 // What a batch cut in an op's dtype-by-dtype reruns leaves (its all-dtypes run's files, one
 // dtype's finished run, another's attempt log; no marker) is cleared, and the op runs again: the
-// state on which an H100 resume died of SIGSEGV in the thirtieth session.
+// state on which an H100 resume died of SIGSEGV in the thirty-first session.
 TEST(BatchResume, AnOpCutInItsDtypeRerunsIsClearedAndRunsAgain) {
   BatchHarness h("dtypecut");
   EXPECT_EQ(h.run({"--ops", "ok_a,ok_b"}), 0) << h.output();

@@ -13,12 +13,6 @@ namespace {
 constexpr const char* kInstaller = R"(
 import sys
 
-def _scratch(size, alignment, stream):
-    import torch
-    # torch's allocator aligns to 512 bytes, more than Triton asks for (128 at most).
-    device = torch.accelerator.current_accelerator()
-    return torch.empty((size,), dtype=torch.uint8, device=device)
-
 def install():
     triton = sys.modules.get("triton")
     if triton is None or not hasattr(triton, "set_allocator"):
@@ -29,7 +23,16 @@ def install():
             return False
     except (ImportError, AttributeError):
         pass  # a Triton without these names: set ours, as FlagGems' benchmark does
-    triton.set_allocator(_scratch)
+    import torch
+    # Resolved here, once: the allocator runs at every launch of such a kernel, timed ones too.
+    empty, uint8 = torch.empty, torch.uint8
+    device = torch.accelerator.current_accelerator()
+
+    def scratch(size, alignment, stream):
+        # torch's allocator aligns to 512 bytes, more than Triton asks for (128 at most).
+        return empty((size,), dtype=uint8, device=device)
+
+    triton.set_allocator(scratch)
     return True
 )";
 
