@@ -8,7 +8,8 @@
 #   run(command="bash bench/flaggems_compare.sh", carry=["third_party_fetched/FlagGems", ".whl"])
 #   PART=caliber | PART=flaggems splits it over two device calls when one is too short.
 #
-# Knobs (environment): OPS (comma list, caliber's op names; FlagGems' file is test_<op>.py),
+# Knobs (environment): OPS (comma list, caliber's op names; FlagGems' file is test_<op>.py, else
+# the test file that carries the op's pytest mark),
 # DTYPES (float16), WARMUP_MS / ITER_MS (25 / 100: do_bench's defaults and caliber's; FlagGems'
 # own default warmup is 1000 ms, too long for one device call, and is part of its caliber, so the
 # values are printed in the logs), CALIBER_FLAGS (default "--timer direct --cache cold": events
@@ -95,10 +96,16 @@ run_flaggems() {
   local files=() op
   IFS=, read -r -a op_list <<<"$ops"
   for op in "${op_list[@]}"; do
-    if [ -f "$flaggems/benchmark/test_$op.py" ]; then
-      files+=("benchmark/test_$op.py")
-    else
-      echo "FlagGems has no benchmark/test_$op.py: $op left out of its run" | tee -a "$log"
+    local file="benchmark/test_$op.py"
+    # Else the file that carries the op's pytest mark (test_mhc.py holds mhc_pre and mhc_post,
+    # test_FLA/ the gated delta rules).
+    [ -f "$flaggems/$file" ] || file=$(cd "$flaggems" && grep -rlE --include='test_*.py' \
+      "pytest\.mark\.$op(\$|[^A-Za-z0-9_])" benchmark | sort | head -1)
+    if [ -z "$file" ]; then
+      echo "FlagGems has no benchmark/test_$op.py and no file marked $op: left out of its run" |
+        tee -a "$log"
+    elif [[ " ${files[*]} " != *" $file "* ]]; then
+      files+=("$file")  # a file that several ops share runs once
     fi
   done
   local dtype_flags=() d
