@@ -18,6 +18,8 @@
 # The carry, made here first (git-ignored; `fetch` github:flagos-ai/FlagGems gives the mirror):
 #   bash bench/prepare_flaggems.sh
 #   tar -czf third_party_fetched/flaggems.tgz -C third_party_fetched FlagGems/src FlagGems/COMMIT
+#   (add FlagGems/benchmark FlagGems/pytest.ini FlagGems/pyproject.toml, 0.3 MB more, and the same
+#   carry serves bench/flaggems_compare.sh after a `tar -xzf` of it into third_party_fetched)
 #   run(command="DEADLINE_S=590 PIECE=0 bash bench/flaggems_candidate_screen.sh",
 #       carry=["third_party_fetched/flaggems.tgz", ".whl"])
 #   run(command="DEADLINE_S=590 CALIBER_SKIP_BUILD=1 PIECE=0 MODE=kernel bash ...", carry=[...])
