@@ -11,6 +11,7 @@
 #include "core/dtype.h"
 #include "core/error.h"
 #include "core/fnv1a.h"
+#include "engine/candidate_call_failure.h"
 #include "engine/missing_kernel.h"
 #include "engine/op_instance.h"
 #include "engine/provider/provider.h"
@@ -118,7 +119,21 @@ ResultRow CaseRunner::measure_function(ResultRow row, const std::string& provide
   } catch (const Error&) {
     throw;
   } catch (...) {
-    setup_.candidate->rethrow_candidate_failure(std::current_exception());
+    rethrow_candidate_call_failure(*setup_.candidate, setup_.measure.classifier,
+                                   "python function " + function);
+  }
+}
+
+void CaseRunner::release_after_failure(const std::string& failure) {
+  try {
+    device_.release_cached_memory();
+  } catch (const Error&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw Error(ErrorKind::kDeviceFatal,
+                fmt::format("the device failed after the case's failure ({}): releasing its "
+                            "cached memory: {}",
+                            error_summary(failure), e.what()));
   }
 }
 
@@ -151,7 +166,8 @@ CaseRunner::Warmed CaseRunner::warm_case(const ShapeCase& shape, DType dtype) {
       } catch (const Error&) {
         throw;
       } catch (...) {
-        setup_.candidate->rethrow_candidate_failure(std::current_exception());
+        rethrow_candidate_call_failure(*setup_.candidate, setup_.measure.classifier,
+                                       "python function " + coverage().function);
       }
     } else {
       with_candidate(*setup_.candidate, [&] { instance.call()(); });
@@ -159,7 +175,7 @@ CaseRunner::Warmed CaseRunner::warm_case(const ShapeCase& shape, DType dtype) {
     device_.api().synchronize();
   } catch (const Error& e) {
     if (e.kind() != ErrorKind::kOpFailure) throw;
-    device_.release_cached_memory();  // as a measured case does after a failure
+    release_after_failure(e.what());  // as a measured case does after a failure
     return {.covered = true, .failure = error_summary(e.what())};
   }
   return {};
@@ -254,7 +270,9 @@ std::vector<ResultRow> CaseRunner::run_case(const ShapeCase& shape, DType dtype,
   bool failed = std::any_of(rows.begin(), rows.end(),
                             [](const ResultRow& r) { return r.status == RowStatus::kFailed; });
   if (failed && !stopped_) {
-    device_.release_cached_memory();
+    auto first = std::find_if(rows.begin(), rows.end(),
+                              [](const ResultRow& r) { return r.status == RowStatus::kFailed; });
+    release_after_failure(first->error);
   }
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   for (auto& r : rows) r.wall_s = wall;

@@ -67,6 +67,9 @@ class CaseRunner {
   const Coverage& coverage();
   // The case's inputs, its generators seeded from the case alone.
   OpInstance instance_of(const ShapeCase& shape, DType dtype);
+  // Hands the allocator's cache back after a case that failed with `failure`. A device the
+  // failure broke fails here too: that becomes Error(kDeviceFatal) carrying `failure`.
+  void release_after_failure(const std::string& failure);
 
   const OpDef& op_;
   DeviceContext& device_;
