@@ -267,13 +267,9 @@ std::vector<ResultRow> CaseRunner::run_case(const ShapeCase& shape, DType dtype,
   // A case that ran out of device memory leaves the caching allocator holding what it reserved,
   // and the op's next shapes then fail too, graph capture of a small one included. The inputs are
   // freed by now; after a poisoned capture the op stops and the context is left alone.
-  bool failed = std::any_of(rows.begin(), rows.end(),
-                            [](const ResultRow& r) { return r.status == RowStatus::kFailed; });
-  if (failed && !stopped_) {
-    auto first = std::find_if(rows.begin(), rows.end(),
-                              [](const ResultRow& r) { return r.status == RowStatus::kFailed; });
-    release_after_failure(first->error);
-  }
+  auto failed = std::find_if(rows.begin(), rows.end(),
+                             [](const ResultRow& r) { return r.status == RowStatus::kFailed; });
+  if (failed != rows.end() && !stopped_) release_after_failure(failed->error);
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   for (auto& r : rows) r.wall_s = wall;
   return rows;
