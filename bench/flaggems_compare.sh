@@ -10,7 +10,9 @@
 #
 # Knobs (environment): OPS (comma list, caliber's op names; FlagGems' file is test_<op>.py, else
 # the test file that carries the op's pytest mark),
-# DTYPES (float16), WARMUP_MS / ITER_MS (25 / 100: do_bench's defaults and caliber's; FlagGems'
+# DTYPES (float16; `all` passes no --dtypes to either side, so each op runs the dtypes it has:
+# FlagGems refuses a --dtypes list with one its test lacks, test_amin.py's parametrized dtypes
+# refuse any list of two), WARMUP_MS / ITER_MS (25 / 100: do_bench's defaults and caliber's; FlagGems'
 # own default warmup is 1000 ms, too long for one device call, and is part of its caliber, so the
 # values are printed in the logs), CALIBER_FLAGS (default "--timer direct --cache cold": events
 # around each call with L2 cleared before it, which is what do_bench in --mode kernel does),
@@ -72,11 +74,15 @@ run_caliber() {
     -DCMAKE_CUDA_ARCHITECTURES=90 -DTORCH_CUDA_ARCH_LIST=9.0 -DCALIBER_BUILD_TESTS=OFF \
     >>"$log" 2>&1 || { tail -40 "$log"; return 1; }
   step "build caliber"
+  [ "$(left)" -gt 60 ] || { echo "build caliber: $(left) s left in the budget, too little" | tee -a "$log"; return 1; }
   timeout $(($(left) - 60)) cmake --build "$build" -j 16 --target caliber >>"$log" 2>&1 ||
     { tail -40 "$log"; return 1; }
   # FlagGems keeps the rest of the budget when both parts run in this call.
   local limit=$(($(left) - 10))
   [ "$part" = all ] && limit=$((limit / 2))
+  [ "$limit" -gt 0 ] || { echo "caliber batch: no time left in the budget ($limit s)" | tee -a "$log"; return 1; }
+  local dtype_flag=(--dtypes "$dtypes")
+  [ "$dtypes" = all ] && dtype_flag=()
   step "caliber batch --candidate python:flag_gems (limit ${limit} s)"
   local runs
   runs=$(mktemp -d)
@@ -84,7 +90,7 @@ run_caliber() {
   # shellcheck disable=SC2086
   # One worker process: FlagGems' import (about 11 s) is paid once, not once per op. SIGINT at
   # the limit: the batch stops its worker and writes its status.
-  timeout -s INT "$limit" "$build/caliber" batch --ops "$ops" --level core --dtypes "$dtypes" \
+  timeout -s INT "$limit" "$build/caliber" batch --ops "$ops" --level core "${dtype_flag[@]}" \
     --warmup-ms "$warmup_ms" --rep-ms "$iter_ms" $caliber_flags --isolation worker \
     --candidate python:flag_gems --no-progress --out "$runs/batch" >"$OUT/caliber.log" 2>&1
   echo "caliber batch exit $?" | tee -a "$log"
@@ -110,8 +116,10 @@ run_flaggems() {
   done
   local dtype_flags=() d
   IFS=, read -r -a dtype_list <<<"$dtypes"
+  [ "$dtypes" = all ] && dtype_list=()
   for d in "${dtype_list[@]}"; do dtype_flags+=(--dtypes "$d"); done
   local limit=$(($(left) - 10))
+  [ "$limit" -gt 0 ] || { echo "FlagGems pytest: no time left in the budget ($limit s)" | tee -a "$log"; return 1; }
   step "FlagGems pytest, ${#files[@]} files in one process (limit ${limit} s)"
   (cd "$flaggems" && timeout -s INT "$limit" "$py" -m pytest "${files[@]}" --level core --mode kernel \
     --warmup "$warmup_ms" --iter "$iter_ms" "${dtype_flags[@]}" -s -p no:cacheprovider \
