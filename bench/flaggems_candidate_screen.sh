@@ -23,8 +23,9 @@
 #   run(command="DEADLINE_S=590 PIECE=0 bash bench/flaggems_candidate_screen.sh",
 #       carry=["third_party_fetched/flaggems.tgz", ".whl"])
 #   run(command="DEADLINE_S=590 CALIBER_SKIP_BUILD=1 PIECE=0 MODE=kernel bash ...", carry=[...])
-#   addmv's family, whose first FlagGems calls outlive the default 85 s timeout (their tuning):
-#   run(command="DEADLINE_S=590 PIECE=0 ONLY_OPS=addmv,addmv_,addmv_out TIMEOUT_S=400 bash ...")
+#   the piece's ops listed in bench/screen_ops/flaggems-slow.txt (addmv's family in piece 0,
+#   whose tuning outlives the scaled timeout; conv1d_padding in piece 1), alone:
+#   run(command="DEADLINE_S=590 PIECE=0 SLOW=1 bash ...")
 set -uo pipefail
 source "$(dirname "$0")/screen_calls.sh"
 
@@ -32,14 +33,26 @@ piece=${PIECE:?PIECE=K names the piece (0-based)}
 size=${PIECE_OPS:-120}
 list=$here/bench/screen_ops/flaggems-marked.txt
 # SKIP_OPS=a,b leaves those ops of the piece for another call (ops whose first FlagGems call
-# outlives the op timeout would spend a call's minutes on their retries).
+# outlives the op timeout would spend a call's minutes on their retries). The ops listed in
+# bench/screen_ops/flaggems-slow.txt are left out always; SLOW=1 runs the piece's listed ops
+# alone (as ONLY_OPS with their listed TIMEOUT_S).
 # ONLY_OPS=a,b runs just those ops of the piece, in a directory of their own (fgc_Kx), with
 # TIMEOUT_S=N as their fixed per-op timeout when given: the ops SKIP_OPS left out, with the time
 # their first calls need.
-ops=$(grep -v '^#' "$list" | sed -n "$((piece * size + 1)),$(((piece + 1) * size))p" |
-  grep -vxF -f <(tr , '\n' <<<"${SKIP_OPS:-}" | grep .))
+slow_list=$here/bench/screen_ops/flaggems-slow.txt
+slow_ops=$(grep -v '^#' "$slow_list" | awk 'NF {print $1}')
+piece_ops=$(grep -v '^#' "$list" | sed -n "$((piece * size + 1)),$(((piece + 1) * size))p")
+if [ "${SLOW:-0}" = 1 ]; then
+  [ -z "${ONLY_OPS:-}" ] || { echo "SLOW=1 and ONLY_OPS: name one of them" >&2; exit 2; }
+  ONLY_OPS=$(grep -xF -f <(echo "$slow_ops") <<<"$piece_ops" | paste -sd,)
+  [ -n "$ONLY_OPS" ] || { echo "piece $piece has no op listed in $slow_list" >&2; exit 2; }
+  : "${TIMEOUT_S:=$(grep -v '^#' "$slow_list" | awk -v ops=",$ONLY_OPS," \
+    'NF && index(ops, "," $1 ",") && $2 > t {t = $2} END {print t}')}"
+  say "slow ops of piece $piece: $ONLY_OPS (timeout $TIMEOUT_S s)"
+fi
+ops=$(grep -vxF -f <(printf '%s\n' "$slow_ops" $(tr , ' ' <<<"${SKIP_OPS:-}") | grep .) <<<"$piece_ops")
 if [ -n "${ONLY_OPS:-}" ]; then
-  missing=$(tr , '\n' <<<"$ONLY_OPS" | grep . | grep -vxF -f <(echo "$ops"))
+  missing=$(tr , '\n' <<<"$ONLY_OPS" | grep . | grep -vxF -f <(echo "$piece_ops"))
   [ -z "$missing" ] || { echo "ONLY_OPS: not in piece $piece: $(paste -sd, <<<"$missing")" >&2; exit 2; }
   ops=$(tr , '\n' <<<"$ONLY_OPS" | grep .)
 fi
