@@ -50,7 +50,8 @@ if [ "${SLOW:-0}" = 1 ]; then
     'NF && index(ops, "," $1 ",") && $2 > t {t = $2} END {print t}')}"
   say "slow ops of piece $piece: $ONLY_OPS (timeout $TIMEOUT_S s)"
 fi
-ops=$(grep -vxF -f <(printf '%s\n' "$slow_ops" $(tr , ' ' <<<"${SKIP_OPS:-}") | grep .) <<<"$piece_ops")
+left_out=$(printf '%s\n' "$slow_ops" $(tr , ' ' <<<"${SKIP_OPS:-}") | grep .)
+ops=$(grep -vxF -f <(echo "$left_out") <<<"$piece_ops")
 if [ -n "${ONLY_OPS:-}" ]; then
   missing=$(tr , '\n' <<<"$ONLY_OPS" | grep . | grep -vxF -f <(echo "$piece_ops"))
   [ -z "$missing" ] || { echo "ONLY_OPS: not in piece $piece: $(paste -sd, <<<"$missing")" >&2; exit 2; }

@@ -12,10 +12,11 @@
 # the test file that carries the op's pytest mark),
 # DTYPES (float16; `all` passes no --dtypes to either side, so each op runs the dtypes it has:
 # FlagGems refuses a --dtypes list with one its test lacks, test_amin.py's parametrized dtypes
-# refuse any list of two), WARMUP_MS / ITER_MS (25 / 100: do_bench's defaults and caliber's; FlagGems'
-# own default warmup is 1000 ms, too long for one device call, and is part of its caliber, so the
-# values are printed in the logs), CALIBER_FLAGS (default "--timer direct --cache cold": events
-# around each call with L2 cleared before it, which is what do_bench in --mode kernel does),
+# refuse any list of two), WARMUP_MS / ITER_MS (25 / 100: do_bench's defaults and caliber's;
+# FlagGems' own default warmup is 1000 ms, too long for one device call, and is part of its
+# caliber, so the values are printed in the logs), CALIBER_FLAGS (default "--timer direct
+# --cache cold": events around each call with L2 cleared before it, which is what do_bench in
+# --mode kernel does),
 # CALIBER_VALIDATE_BUDGET_S (540 s for the whole call).
 #
 # Files under $OUT (at most six, so that they all come back):
@@ -74,13 +75,19 @@ run_caliber() {
     -DCMAKE_CUDA_ARCHITECTURES=90 -DTORCH_CUDA_ARCH_LIST=9.0 -DCALIBER_BUILD_TESTS=OFF \
     >>"$log" 2>&1 || { tail -40 "$log"; return 1; }
   step "build caliber"
-  [ "$(left)" -gt 60 ] || { echo "build caliber: $(left) s left in the budget, too little" | tee -a "$log"; return 1; }
+  if [ "$(left)" -le 60 ]; then
+    echo "build caliber: $(left) s left in the budget, too little" | tee -a "$log"
+    return 1
+  fi
   timeout $(($(left) - 60)) cmake --build "$build" -j 16 --target caliber >>"$log" 2>&1 ||
     { tail -40 "$log"; return 1; }
   # FlagGems keeps the rest of the budget when both parts run in this call.
   local limit=$(($(left) - 10))
   [ "$part" = all ] && limit=$((limit / 2))
-  [ "$limit" -gt 0 ] || { echo "caliber batch: no time left in the budget ($limit s)" | tee -a "$log"; return 1; }
+  if [ "$limit" -le 0 ]; then
+    echo "caliber batch: no time left in the budget ($limit s)" | tee -a "$log"
+    return 1
+  fi
   local dtype_flag=(--dtypes "$dtypes")
   [ "$dtypes" = all ] && dtype_flag=()
   step "caliber batch --candidate python:flag_gems (limit ${limit} s)"
@@ -119,7 +126,10 @@ run_flaggems() {
   [ "$dtypes" = all ] && dtype_list=()
   for d in "${dtype_list[@]}"; do dtype_flags+=(--dtypes "$d"); done
   local limit=$(($(left) - 10))
-  [ "$limit" -gt 0 ] || { echo "FlagGems pytest: no time left in the budget ($limit s)" | tee -a "$log"; return 1; }
+  if [ "$limit" -le 0 ]; then
+    echo "FlagGems pytest: no time left in the budget ($limit s)" | tee -a "$log"
+    return 1
+  fi
   step "FlagGems pytest, ${#files[@]} files in one process (limit ${limit} s)"
   (cd "$flaggems" && timeout -s INT "$limit" "$py" -m pytest "${files[@]}" --level core --mode kernel \
     --warmup "$warmup_ms" --iter "$iter_ms" "${dtype_flags[@]}" -s -p no:cacheprovider \

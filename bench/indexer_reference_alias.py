@@ -31,9 +31,12 @@ def definitions(path):
     source = subprocess.run(["git", "--git-dir", GIT, "show", f"{COMMIT}:{path}"], check=True,
                             capture_output=True, text=True).stdout
     tree = ast.parse(source)
-    keep = [n for n in tree.body
-            if (isinstance(n, ast.FunctionDef) and n.name in NAMES)
-            or (isinstance(n, ast.Assign) and any(getattr(t, "id", "") in NAMES for t in n.targets))]
+    def wanted(node):
+        if isinstance(node, ast.FunctionDef):
+            return node.name in NAMES
+        return isinstance(node, ast.Assign) and any(getattr(t, "id", "") in NAMES
+                                                    for t in node.targets)
+    keep = [n for n in tree.body if wanted(n)]
     space = {"torch": torch}
     exec(compile(ast.Module(body=keep, type_ignores=[]), path, "exec"), space)
     return space
@@ -56,5 +59,5 @@ for tokens in (1, 32):  # FusedIndexerQRopeQuantBenchmark's fp8 shapes
     u = quantize(unit["_rotate_tail_gptj"](q, positions, cache))
     outside = ((b - u).abs() > 0.125 + 0.125 * u.abs()).sum().item()
     lanes = tokens * bench["NUM_HEADS"] * bench["ROPE_DIM"] // 2
-    print(f"num_tokens {tokens}: max |diff| {(b - u).abs().max().item():g}, {outside} of {b.numel()}"
-          f" elements outside (the odd rope lanes are {lanes})")
+    print(f"num_tokens {tokens}: max |diff| {(b - u).abs().max().item():g}, {outside} of "
+          f"{b.numel()} elements outside (the odd rope lanes are {lanes})")

@@ -13,8 +13,8 @@
 # also pays the build (BUILD_S, default 170). On an H100 in the thirty-third session the build
 # took 144 s after 20 s of configure, caliber's ops 12-68 s each at one dtype (the first pays
 # FlagGems' import), and a FlagGems process of 12 files did not end in 34 s (one of 1 file took
-# 18 s). A part left less than 70 s is skipped and says so. Here, afterwards: unpack each tgz, then `caliber summary` and
-# bench/flaggems_table.py as docs/flaggems.md says.
+# 18 s). A part left less than 70 s is skipped and says so. Here, afterwards: unpack each tgz,
+# then `caliber summary` and bench/flaggems_table.py as docs/flaggems.md says.
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${OUT:-$here/bench/out}
@@ -28,7 +28,10 @@ elapsed() { echo $(($(date +%s) - start)); }
 say() { echo "== $* (at $(elapsed) s)" | tee -a "$OUT/groups.log"; }
 
 read -r -a groups <<<"${SBS_GROUPS:?SBS_GROUPS=\"DTYPES:OPS ...\" names the groups}"
-[ "${#groups[@]}" -le 3 ] || { echo "SBS_GROUPS: ${#groups[@]} groups, at most 3 fit a call's 8 files" >&2; exit 2; }
+if [ "${#groups[@]}" -gt 3 ]; then
+  echo "SBS_GROUPS: ${#groups[@]} groups, at most 3 fit a call's 8 files" >&2
+  exit 2
+fi
 count() { tr , '\n' <<<"${1#*:}" | grep -c .; }
 total=0
 for g in "${groups[@]}"; do
