@@ -9,9 +9,10 @@ The unit test's (tests/test_fused_indexer_q_rope_quant.py) computes both from th
 writing, as the kernel does (src/flag_gems/fused/fused_indexer_q_rope_quant.py: r_odd from
 x_even). caliber's baseline ports the benchmark's reference, as issue 16 asks.
 
-This runs the two functions as FlagGems wrote them (read from its git repository at the pinned
-commit, on the CPU), on the benchmark's inputs and fp8 quantization, and counts the elements
-outside caliber's bfloat16 tolerance (rtol = atol = 0.125):
+This runs both files' fp8 references as FlagGems wrote them (the benchmark's `_reference_op`,
+the unit test's `_rotate_tail_gptj` then `_reference_fp8`; read from its git repository at the
+pinned commit, on the CPU) on the benchmark's `_input_fn`, and counts the fp8 elements outside
+caliber's bfloat16 tolerance (rtol = atol = 0.125):
 
   .venv/bin/python bench/indexer_reference_alias.py [FLAGGEMS_GIT [COMMIT]]
 """
@@ -23,11 +24,12 @@ import torch
 
 GIT = sys.argv[1] if len(sys.argv) > 1 else "/work/.mirror/flagos-ai+FlagGems/repo"
 COMMIT = sys.argv[2] if len(sys.argv) > 2 else "ed2508bcb5a03000e9774734201d840ba362cd11"
-NAMES = {"HEAD_DIM", "ROPE_DIM", "NUM_HEADS", "MAX_POS", "_rotate_tail_gptj", "_make_cos_sin_cache"}
+NAMES = {"HEAD_DIM", "ROPE_DIM", "NUM_HEADS", "MAX_POS", "_make_cos_sin_cache", "_rotate_tail_gptj",
+         "_quantize_to_mxfp4", "_reference_op", "_reference_fp8", "_input_fn"}
 
 
 def definitions(path):
-    """The file's constants and the two functions, executed without its imports (flag_gems)."""
+    """The file's constants and functions in NAMES, executed without its imports (flag_gems)."""
     source = subprocess.run(["git", "--git-dir", GIT, "show", f"{COMMIT}:{path}"], check=True,
                             capture_output=True, text=True).stdout
     tree = ast.parse(source)
@@ -42,21 +44,15 @@ def definitions(path):
     return space
 
 
-def quantize(q_rot):  # _reference_op's fp8 path, both files alike
-    amax = q_rot.abs().amax(dim=-1)
-    q_scale = torch.exp2(torch.ceil(torch.log2(amax.clamp(min=1e-4) / 448.0)))
-    return (q_rot / q_scale.unsqueeze(-1)).to(torch.float8_e4m3fn).float()
-
-
 bench = definitions("benchmark/test_fused_indexer_q_rope_quant.py")
 unit = definitions("tests/test_fused_indexer_q_rope_quant.py")
 torch.manual_seed(0)
-cache = bench["_make_cos_sin_cache"](bench["MAX_POS"], bench["ROPE_DIM"], "cpu", torch.bfloat16)
 for tokens in (1, 32):  # FusedIndexerQRopeQuantBenchmark's fp8 shapes
-    q = torch.randn(tokens, bench["NUM_HEADS"], bench["HEAD_DIM"], dtype=torch.bfloat16)
-    positions = torch.randint(0, bench["MAX_POS"], (tokens,), dtype=torch.int64)
-    b = quantize(bench["_rotate_tail_gptj"](q, positions, cache))
-    u = quantize(unit["_rotate_tail_gptj"](q, positions, cache))
+    args = next(bench["_input_fn"]((tokens, bench["NUM_HEADS"], False), torch.bfloat16, "cpu"))
+    positions, q, cache, weights, softmax_scale, head_scale, _ = args
+    b = bench["_reference_op"](*args)[0].float()
+    u = unit["_reference_fp8"](unit["_rotate_tail_gptj"](q, positions, cache), weights,
+                               softmax_scale, head_scale)[0].float()
     outside = ((b - u).abs() > 0.125 + 0.125 * u.abs()).sum().item()
     lanes = tokens * bench["NUM_HEADS"] * bench["ROPE_DIM"] // 2
     print(f"num_tokens {tokens}: max |diff| {(b - u).abs().max().item():g}, {outside} of "
