@@ -96,8 +96,9 @@ class DeviceApi {
   // offers `direct` there, so only warmups and the peaks probe use it.
   virtual bool has_device_events() const { return true; }
 
-  // Wall clock around call + synchronize, per call.
-  virtual std::vector<double> time_host(const Call& call, int calls, const Call& before_each) = 0;
+  // Wall clock around call + synchronize, per call; `before_each` is synchronised before the
+  // clock starts, so its work is not the call's.
+  virtual std::vector<double> time_host(const Call& call, int calls, const Call& before_each);
 
   // Captures `calls_per_graph` calls, on the current stream or, where that is the default
   // stream, a side stream; the caller has warmed the call up on the current stream. Throws

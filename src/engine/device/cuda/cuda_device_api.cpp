@@ -153,22 +153,6 @@ class CudaDeviceApi : public DeviceApi {
     return samples;
   }
 
-  std::vector<double> time_host(const Call& call, int calls, const Call& before_each) override {
-    std::vector<double> samples;
-    samples.reserve(calls);
-    for (int i = 0; i < calls; ++i) {
-      if (before_each) {
-        before_each();
-        synchronize();
-      }
-      double start = host_now_ms();
-      call();
-      synchronize();
-      samples.push_back(host_now_ms() - start);
-    }
-    return samples;
-  }
-
   void delay(double microseconds) override {
     auto ns = static_cast<uint64_t>(std::llround(std::max(microseconds, 0.0) * 1e3));
     check(cuda::launch_delay(stream(), ns), "delay", "launch_delay");

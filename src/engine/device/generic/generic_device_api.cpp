@@ -93,22 +93,6 @@ class GenericDeviceApi : public DeviceApi {
     return timer_.time_each(call, calls, before_each, "direct");
   }
 
-  std::vector<double> time_host(const Call& call, int calls, const Call& before_each) override {
-    std::vector<double> samples;
-    samples.reserve(calls);
-    for (int i = 0; i < calls; ++i) {
-      if (before_each) {
-        before_each();
-        synchronize();
-      }
-      double start = host_now_ms();
-      call();
-      synchronize();
-      samples.push_back(host_now_ms() - start);
-    }
-    return samples;
-  }
-
   std::unique_ptr<CapturedGraph> capture(const Call& call, int calls_per_graph) override {
     if (!features_.graph) throw DeviceError("capture", features_.graph_detail);
     return capture_python_graph(features_.torch_device_type, call, calls_per_graph, timer_);
