@@ -54,6 +54,15 @@ ops::Prototype binary(std::vector<DType> dtypes = kFloatDTypes, Domain second = 
   };
 }
 
+// Kernels of a few same-shape tensors that FlagGems benchmarks as unary pointwise ops
+// (activation backwards, rrelu's noise): UnaryPointwiseBenchmark's shapes, binary's dtypes.
+OpDef on_unary_shapes(const std::string& name, BuildFn inputs) {
+  return binary()(name)
+      .shape_keys({"UnaryPointwiseBenchmark"})
+      .more_shapes(ops::unary_more_shapes())
+      .inputs(std::move(inputs));
+}
+
 // The same two tensors under GenericBenchmark's shapes (FlagGems' input_fn tests, `_out` ones).
 ops::Prototype generic(std::vector<DType> dtypes = kFloatDTypes, Domain second = Domain::kNormal,
                        Domain first = Domain::kNormal) {
@@ -419,14 +428,11 @@ std::vector<OpDef> binary_variant_ops() {
   // Backward kernels of pointwise activations: (grad_output, x, FlagGems' scalars).
   add(
       [](const std::string& name) {
-        return binary()(name)
-            .shape_keys({"UnaryPointwiseBenchmark"})
-            .more_shapes(ops::unary_more_shapes())
-            .inputs([](const BuildContext& c, Args& a) {
-              at::Tensor x = ops::random(c, c.dims());
-              a.t = {at::randn_like(x), x};
-              a.f = {0.01};
-            });
+        return on_unary_shapes(name, [](const BuildContext& c, Args& a) {
+          at::Tensor x = ops::random(c, c.dims());
+          a.t = {at::randn_like(x), x};
+          a.f = {0.01};
+        });
       },
       {{"leaky_relu_backward", "leaky_relu_backward", kBase, {{"self_is_result", false}}}});
   add(
@@ -440,13 +446,10 @@ std::vector<OpDef> binary_variant_ops() {
   // log_sigmoid_backward(grad_output, x, buffer = exp(-|x|)), UnaryPointwiseBenchmark.
   add(
       [](const std::string& name) {
-        return binary()(name)
-            .shape_keys({"UnaryPointwiseBenchmark"})
-            .more_shapes(ops::unary_more_shapes())
-            .inputs([](const BuildContext& c, Args& a) {
-              at::Tensor x = ops::random(c, c.dims());
-              a.t = {ops::random(c, c.dims()), x, at::exp(-at::abs(x))};
-            });
+        return on_unary_shapes(name, [](const BuildContext& c, Args& a) {
+          at::Tensor x = ops::random(c, c.dims());
+          a.t = {ops::random(c, c.dims()), x, at::exp(-at::abs(x))};
+        });
       },
       {{"log_sigmoid_backward",
         "log_sigmoid_backward",
@@ -476,14 +479,11 @@ std::vector<OpDef> binary_variant_ops() {
   // rrelu_with_noise_backward(grad, x, noise in [0, 1), 1/8, 1/3, training, not self_is_result).
   add(
       [](const std::string& name) {
-        return binary()(name)
-            .shape_keys({"UnaryPointwiseBenchmark"})
-            .more_shapes(ops::unary_more_shapes())
-            .inputs([](const BuildContext& c, Args& a) {
-              at::Tensor x = ops::random(c, c.dims());
-              a.t = {at::randn_like(x), x, at::rand(c.dims(), c.options())};
-              a.f = {0.125, 1.0 / 3.0};
-            });
+        return on_unary_shapes(name, [](const BuildContext& c, Args& a) {
+          at::Tensor x = ops::random(c, c.dims());
+          a.t = {at::randn_like(x), x, at::rand(c.dims(), c.options())};
+          a.f = {0.125, 1.0 / 3.0};
+        });
       },
       {{"rrelu_with_noise_backward",
         "rrelu_with_noise_backward",
@@ -494,13 +494,11 @@ std::vector<OpDef> binary_variant_ops() {
   // (rrelu_in_range), not against a float64 draw.
   add(
       [](const std::string& name) {
-        return binary()(name)
-            .shape_keys({"UnaryPointwiseBenchmark"})
-            .more_shapes(ops::unary_more_shapes())
-            .inputs([](const BuildContext& c, Args& a) {
-              a.t = {ops::random(c, c.dims()), at::rand(c.dims(), c.options())};
-              a.f = {0.125, 1.0 / 3.0};
-            })
+        return on_unary_shapes(name,
+                               [](const BuildContext& c, Args& a) {
+                                 a.t = {ops::random(c, c.dims()), at::rand(c.dims(), c.options())};
+                                 a.f = {0.125, 1.0 / 3.0};
+                               })
             .rng()
             .check([](const Args& a, const at::Tensor& out) -> std::string {
               at::Tensor x = a.t[0].to(at::kCPU, at::kDouble), y = out.to(at::kCPU, at::kDouble);
