@@ -131,9 +131,7 @@ std::vector<OpDef> binary_variant_ops() {
   const std::vector<DType> kFloat32 = {DType::kFloat32};
   const auto kPos = Domain::kPositive;
   std::vector<OpDef> out;
-  auto add = [&out](const ops::Prototype& proto, const std::vector<ops::Row>& rows) {
-    for (auto& op : ops::derive_all(proto, rows)) out.push_back(std::move(op));
-  };
+  auto add = ops::appender(out);
   add(binary(), {
                     {"arctan2", "arctan2", kBaseInplace},
                     {"atan2", "atan2", kInplace},

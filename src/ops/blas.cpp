@@ -240,9 +240,7 @@ std::vector<OpDef> blas_ops() {
   auto matrix_vector = [](BuildFn inputs, CountFn flops) -> ops::Prototype {
     return [=](const std::string& name) { return mv_outer(name.c_str(), inputs, {}, flops); };
   };
-  auto add = [&ops](const ops::Prototype& proto, const std::vector<ops::Row>& rows) {
-    for (auto& op : ops::derive_all(proto, rows)) ops.push_back(std::move(op));
-  };
+  auto add = ops::appender(ops);
   add(gemm(mm_inputs), {{"mm", "mm", ops::kOut}});
   add(gemm(addmm_inputs), {{"addmm", "addmm", ops::kOut}});
   // addmm.dtype: a float32 bias, half operands, a float32 result (FlagGems' float16/bfloat16

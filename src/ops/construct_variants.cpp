@@ -69,9 +69,7 @@ ops::Prototype random_draw(ops::Prototype proto) {
 
 std::vector<OpDef> construct_variant_ops() {
   std::vector<OpDef> out;
-  auto add = [&out](const ops::Prototype& proto, const std::vector<ops::Row>& rows) {
-    for (auto& op : ops::derive_all(proto, rows)) out.push_back(std::move(op));
-  };
+  auto add = ops::appender(out);
   const auto kConstruct = Family::kConstruct;
   add(generic(kConstruct, empty_then({kFillValue})),
       {

@@ -47,9 +47,7 @@ int64_t numel(const std::vector<int64_t>& dims) {
 
 std::vector<OpDef> index_variant_ops() {
   std::vector<OpDef> out;
-  auto add = [&out](const ops::Prototype& proto, const std::vector<ops::Row>& rows) {
-    for (auto& op : ops::derive_all(proto, rows)) out.push_back(std::move(op));
-  };
+  auto add = ops::appender(out);
   add(generic([](const BuildContext& c, Args& a) {
         at::Tensor x = ops::random(c, c.dims());
         a.t = {x > 0, x, ops::random(c, c.dims())};

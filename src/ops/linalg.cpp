@@ -73,9 +73,7 @@ std::string sum_is_trace(const Args& a, const at::Tensor& values) {
 
 std::vector<OpDef> linalg_ops() {
   std::vector<OpDef> out;
-  auto add = [&out](const ops::Prototype& proto, const std::vector<ops::Row>& rows) {
-    for (auto& op : ops::derive_all(proto, rows)) out.push_back(std::move(op));
-  };
+  auto add = ops::appender(out);
   add(matrix(
           "CholeskyBenchmark",
           [](const BuildContext& c, Args& a) { a.t = {positive_definite(c, 0.1)}; }, kFloat32And64),

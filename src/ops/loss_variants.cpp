@@ -37,9 +37,7 @@ at::Tensor zero_or_one(const BuildContext& c) { return at::randint(0, 2, c.dims(
 
 std::vector<OpDef> loss_variant_ops() {
   std::vector<OpDef> out;
-  auto add = [&out](const ops::Prototype& proto, const std::vector<ops::Row>& rows) {
-    for (auto& op : ops::derive_all(proto, rows)) out.push_back(std::move(op));
-  };
+  auto add = ops::appender(out);
   // binary_cross_entropy(sigmoid(x), target) with a 0-dim out= tensor, GenericBenchmark2DOnly.
   add(
       [](const std::string& name) {

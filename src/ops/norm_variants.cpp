@@ -72,9 +72,7 @@ at::ScalarType saved_stats_dtype(const BuildContext& c) {
 std::vector<OpDef> norm_variant_ops() {
   const ops::ArgValue kTraining{"training", true};
   std::vector<OpDef> out;
-  auto add = [&out](const ops::Prototype& proto, const std::vector<ops::Row>& rows) {
-    for (auto& op : ops::derive_all(proto, rows)) out.push_back(std::move(op));
-  };
+  auto add = ops::appender(out);
   add(norm([](const BuildContext& c, Args& a) {
         auto d = c.dims();
         std::vector<int64_t> normalized(d.begin() + 1, d.end());

@@ -68,9 +68,7 @@ ops::Prototype pad(const char* key, BuildFn inputs) {
 
 std::vector<OpDef> padding_ops() {
   std::vector<OpDef> out;
-  auto add = [&out](const ops::Prototype& proto, const std::vector<ops::Row>& rows) {
-    for (auto& op : ops::derive_all(proto, rows)) out.push_back(std::move(op));
-  };
+  auto add = ops::appender(out);
   add(pad("ReflectionPad1dBenchmark", forward(1)),
       {{"reflection_pad1d", "reflection_pad1d", kBase | kOut}});
   add(pad("ReflectionPad2dBenchmark", forward(2)),

@@ -50,9 +50,7 @@ BuildFn input_and_output_size(size_t outputs) {
 
 std::vector<OpDef> pooling_ops() {
   std::vector<OpDef> out;
-  auto add = [&out](const ops::Prototype& proto, const std::vector<ops::Row>& rows) {
-    for (auto& op : ops::derive_all(proto, rows)) out.push_back(std::move(op));
-  };
+  auto add = ops::appender(out);
   add(pool("AvgPool1dBenchmark", "N, C, L", ops::tensors(1)),
       {{"avg_pool1d", "avg_pool1d", kBase, window(1)}});
   add(pool("AvgPool3dBenchmark", "N, C, D, H, W", ops::tensors(1)),

@@ -103,9 +103,7 @@ BuildFn tensor_and_dim() { return ops::tensor_and_dim(); }
 
 std::vector<OpDef> reduction_variant_ops() {
   std::vector<OpDef> out;
-  auto add = [&out](const ops::Prototype& proto, const std::vector<ops::Row>& rows) {
-    for (auto& op : ops::derive_all(proto, rows)) out.push_back(std::move(op));
-  };
+  auto add = ops::appender(out);
   auto add_whole_when_1d = [&out](const ops::Prototype& proto, const std::vector<ops::Row>& rows) {
     for (auto& op : ops::derive_all(proto, rows)) out.push_back(whole_when_1d(std::move(op)));
   };

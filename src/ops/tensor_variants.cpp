@@ -67,9 +67,7 @@ int64_t numel(const std::vector<int64_t>& dims) {
 std::vector<OpDef> tensor_variant_ops() {
   const std::vector<DType> kComplex = kComplexDTypes;
   std::vector<OpDef> out;
-  auto add = [&out](const ops::Prototype& proto, const std::vector<ops::Row>& rows) {
-    for (auto& op : ops::derive_all(proto, rows)) out.push_back(std::move(op));
-  };
+  auto add = ops::appender(out);
   add(unary_like(ops::tensors(1)), {
                                        {"alias_copy", "alias_copy", kBase | kOut},
                                        {"lift", "lift", kBase | kOut},

@@ -40,9 +40,7 @@ ops::Prototype unary(Domain domain = Domain::kNormal, std::vector<DType> dtypes 
 std::vector<OpDef> unary_variant_ops() {
   const std::vector<DType> kFloat32 = {DType::kFloat32};
   std::vector<OpDef> out;
-  auto add = [&out](const ops::Prototype& proto, const std::vector<ops::Row>& rows) {
-    for (auto& op : ops::derive_all(proto, rows)) out.push_back(std::move(op));
-  };
+  auto add = ops::appender(out);
   // Rows whose base op is already in unary.cpp derive only the variants missing there.
   add(unary(), {
                    {"absolute", "absolute", kBaseInplace},

@@ -69,9 +69,7 @@ ops::Prototype upsample(BuildFn inputs, const char* key = "UpsampleBenchmark") {
 std::vector<OpDef> upsample_ops() {
   const ops::ArgValue kNoAlign{"align_corners", false};
   std::vector<OpDef> out;
-  auto add = [&out](const ops::Prototype& proto, const std::vector<ops::Row>& rows) {
-    for (auto& op : ops::derive_all(proto, rows)) out.push_back(std::move(op));
-  };
+  auto add = ops::appender(out);
   add(upsample(one_d()), {
                              {"upsample_nearest1d", "upsample_nearest1d"},
                              {"upsample_linear1d", "upsample_linear1d", kBase, {kNoAlign}},

@@ -68,4 +68,10 @@ std::vector<OpDef> derive_all(const Prototype& proto, const std::vector<Row>& ro
   return out;
 }
 
+std::function<void(const Prototype&, const std::vector<Row>&)> appender(std::vector<OpDef>& out) {
+  return [&out](const Prototype& proto, const std::vector<Row>& rows) {
+    for (auto& op : derive_all(proto, rows)) out.push_back(std::move(op));
+  };
+}
+
 }  // namespace caliber::ops

@@ -41,6 +41,8 @@ struct Row {
 std::vector<OpDef> derive(const Prototype& proto, const Row& row);
 // derive() over a table, in row order.
 std::vector<OpDef> derive_all(const Prototype& proto, const std::vector<Row>& rows);
+// A family file's `add(proto, rows)`: derive_all() appended to `out`, which must outlive it.
+std::function<void(const Prototype&, const std::vector<Row>&)> appender(std::vector<OpDef>& out);
 
 // The mark of a variant of `mark`: "acos" -> "acos_", "acos_out".
 std::string variant_mark(const std::string& mark, Variant v);

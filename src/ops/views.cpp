@@ -35,9 +35,7 @@ BuildFn tensor_with(std::function<std::vector<int64_t>(const std::vector<int64_t
 
 std::vector<OpDef> view_ops() {
   std::vector<OpDef> out;
-  auto add = [&out](const ops::Prototype& proto, const std::vector<ops::Row>& rows) {
-    for (auto& op : ops::derive_all(proto, rows)) out.push_back(std::move(op));
-  };
+  auto add = ops::appender(out);
   using Dims = std::vector<int64_t>;
   add(view("NarrowBenchmark", tensor_with([](const Dims& d) {
              return Dims{0, d[0] / 4, d[0] / 2};

@@ -44,6 +44,17 @@ TEST(Variants, OneRowDerivesTheInplaceAndOutOps) {
   EXPECT_TRUE(at::allclose(out, a.t[0].asin()));
 }
 
+TEST(Variants, AppenderAddsEachTableAfterWhatTheListHolds) {
+  ops::Prototype proto = [](const std::string& name) { return OpDef(name); };
+  std::vector<OpDef> out = {OpDef("first")};
+  auto add = ops::appender(out);
+  add(proto, {{"acos", "acos", ops::kBaseInplace}, {"exp", "exp", ops::kOut}});
+  add(proto, {{"abs", "abs"}});
+  std::vector<std::string> names;
+  for (const OpDef& op : out) names.push_back(op.name());
+  EXPECT_EQ(names, (std::vector<std::string>{"first", "acos", "acos_", "exp_out", "abs"}));
+}
+
 TEST(SchemaCall, FillsScalarsFromArgsAndTheRestFromDefaultsOrFixedValues) {
   Args a;
   a.t = {at::tensor({-2.0, 3.0})};
