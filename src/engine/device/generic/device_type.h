@@ -6,6 +6,7 @@
 #include <string>
 
 #include "backend/backend_descriptor.h"
+#include "timing/device_api.h"
 
 namespace caliber {
 
@@ -16,5 +17,17 @@ c10::DeviceType torch_device_type_of(const BackendDescriptor& backend);
 
 // The first line of a c10 error, without torch's backtrace: what a runtime said it cannot do.
 std::string short_message(const c10::Error& error);
+
+// `body()`, with the runtime's own failures (c10 errors) as DeviceErrors of `phase`; the op's
+// failures (std::exception from its call) pass unchanged, so that they are classified like the
+// native path's.
+template <typename Body>
+auto runtime_step(const char* phase, Body&& body) {
+  try {
+    return body();
+  } catch (const c10::Error& e) {
+    throw DeviceError(phase, short_message(e));
+  }
+}
 
 }  // namespace caliber

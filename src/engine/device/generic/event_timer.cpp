@@ -3,20 +3,6 @@
 #include "engine/device/generic/device_type.h"
 
 namespace caliber {
-namespace {
-
-// The runtime's own failures become DeviceErrors of the timer's phase; the op's failures (from
-// `call`) pass unchanged, so that they are classified like the native path's.
-template <typename Body>
-auto runtime_step(const char* phase, Body&& body) {
-  try {
-    return body();
-  } catch (const c10::Error& e) {
-    throw DeviceError(phase, short_message(e));
-  }
-}
-
-}  // namespace
 
 std::vector<double> EventTimer::time_each(const Call& call, int calls, const Call& before_each,
                                           const char* phase) {

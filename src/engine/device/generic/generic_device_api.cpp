@@ -37,15 +37,6 @@ c10::Stream work_stream(const c10::impl::VirtualGuardImpl& guard, c10::Device de
   return it->second;
 }
 
-template <typename Body>
-auto runtime_step(const char* phase, Body&& body) {
-  try {
-    return body();
-  } catch (const c10::Error& e) {
-    throw DeviceError(phase, short_message(e));
-  }
-}
-
 class GenericDeviceApi : public DeviceApi {
  public:
   GenericDeviceApi(const BackendDescriptor& backend, int device_index)
