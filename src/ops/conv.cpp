@@ -31,6 +31,14 @@ double conv_flops(const Args& a, const at::Tensor& out) {
   return 2.0 * static_cast<double>(out.numel()) * per_output;
 }
 
+// A stride, padding or dilation as one entry per spatial dim: what torch's Python layer hands the
+// dispatcher for `F.conv2d(x, w, stride=1)` (SymInt[2] from an int), so that a candidate's
+// override of aten::conv2d sees the lists FlagGems' conv2d unpacks (`h, w = stride`). ATen takes
+// a one-entry list too, but a Python kernel receives it as it is.
+std::vector<int64_t> per_dim(int64_t value, size_t spatial) {
+  return std::vector<int64_t>(spatial, value);
+}
+
 // Conv1DBenchmark: N, C, L, C_out, K, stride, padding, groups.
 void conv1d_inputs(const BuildContext& c, Args& a) {
   auto d = c.dims();
@@ -170,7 +178,10 @@ void convolution_mode_inputs(const BuildContext& c, Args& a) {
 
 std::vector<OpDef> conv_ops() {
   using A = Args;
-  auto conv2d = [](A& a) { return at::conv2d(a.t[0], a.t[1], {}, a.i[0], a.i[1], 1, a.i[2]); };
+  auto conv2d = [](A& a) {
+    return at::conv2d(a.t[0], a.t[1], {}, per_dim(a.i[0], 2), per_dim(a.i[1], 2), per_dim(1, 2),
+                      a.i[2]);
+  };
   const char* kPaddedDesc = "N, C_in, *spatial, C_out, *kernel, stride, padding, groups";
   std::vector<OpDef> ops = {
       // FlagGems' ConvTranspose1dBenchmark: N, C, L, C_out, K, stride, padding, groups; the
@@ -195,41 +206,49 @@ std::vector<OpDef> conv_ops() {
           .aten({"aten::conv1d", "aten::conv1d.padding", "aten::convolution"}),
       conv("conv2d_padding", "Conv2DPaddingBenchmark", kPaddedDesc, padded_conv_inputs(2),
            [](A& a) {
-             return a.i[3] == kIntPadding
-                        ? at::conv2d(a.t[0], a.t[1], {}, a.i[0], a.i[1], 1, a.i[2])
-                        : at::conv2d(a.t[0], a.t[1], {}, a.i[0], padding_name(a), 1, a.i[2]);
+             return a.i[3] == kIntPadding ? at::conv2d(a.t[0], a.t[1], {}, per_dim(a.i[0], 2),
+                                                       per_dim(a.i[1], 2), per_dim(1, 2), a.i[2])
+                                          : at::conv2d(a.t[0], a.t[1], {}, per_dim(a.i[0], 2),
+                                                       padding_name(a), per_dim(1, 2), a.i[2]);
            })
-          .aten({"aten::conv2d.padding", "aten::convolution"}),
+          .aten({"aten::conv2d", "aten::conv2d.padding", "aten::convolution"}),
       conv("conv3d_padding", "Conv3DPaddingBenchmark", kPaddedDesc, padded_conv_inputs(3),
            [](A& a) {
-             return a.i[3] == kIntPadding
-                        ? at::conv3d(a.t[0], a.t[1], {}, a.i[0], a.i[1], 1, a.i[2])
-                        : at::conv3d(a.t[0], a.t[1], {}, a.i[0], padding_name(a), 1, a.i[2]);
+             return a.i[3] == kIntPadding ? at::conv3d(a.t[0], a.t[1], {}, per_dim(a.i[0], 3),
+                                                       per_dim(a.i[1], 3), per_dim(1, 3), a.i[2])
+                                          : at::conv3d(a.t[0], a.t[1], {}, per_dim(a.i[0], 3),
+                                                       padding_name(a), per_dim(1, 3), a.i[2]);
            })
-          .aten({"aten::conv3d.padding", "aten::convolution"}),
+          .aten({"aten::conv3d", "aten::conv3d.padding", "aten::convolution"}),
       conv("conv1d", "Conv1DBenchmark", "N, C, L, Co, K, stride, padding, groups", conv1d_inputs,
            [](A& a) { return at::conv1d(a.t[0], a.t[1], {}, a.i[0], a.i[1], 1, a.i[2]); })
           .builtin_shapes({{32, 64, 256, 64, 3, 1, 1, 1}, {64, 32, 512, 32, 5, 2, 2, 1}})
-          .aten({"aten::convolution", "aten::_convolution"}),
+          .aten({"aten::conv1d", "aten::convolution", "aten::_convolution"}),
       conv("conv2d", "Conv2DBenchmark", kConv2dDesc, conv2d_inputs, conv2d)
           .builtin_shapes(
               {{32, 64, 128, 128, 32, 3, 3, 1, 1, 1}, {16, 32, 24, 24, 24, 3, 3, 1, 1, 2}})
-          .aten({"aten::convolution", "aten::_convolution"}),
+          .aten({"aten::conv2d", "aten::convolution", "aten::_convolution"}),
       conv("conv2d_backward", "Conv2DBenchmark", kConv2dDesc, conv2d_inputs, conv2d)
           .builtin_shapes(
               {{32, 64, 128, 128, 32, 3, 3, 1, 1, 1}, {16, 32, 24, 24, 24, 3, 3, 1, 1, 2}})
           .backward()
           .aten({"aten::convolution_backward"}),
       conv("conv_transpose2d", "conv_transpose2d", kConv2dDesc, conv_transpose2d_inputs,
-           [](A& a) { return at::conv_transpose2d(a.t[0], a.t[1], {}, a.i[0], a.i[1], 0, a.i[2]); })
+           [](A& a) {
+             return at::conv_transpose2d(a.t[0], a.t[1], {}, per_dim(a.i[0], 2), per_dim(a.i[1], 2),
+                                         per_dim(0, 2), a.i[2]);
+           })
           .builtin_shapes(
               {{1, 64, 128, 128, 64, 3, 3, 1, 1, 1}, {4, 32, 32, 32, 32, 3, 3, 2, 1, 1}})
-          .aten({"aten::convolution", "aten::_convolution"}),
+          .aten({"aten::conv_transpose2d.input", "aten::convolution", "aten::_convolution"}),
       conv("conv3d", "Conv3DBenchmark",
            "N, C_in, D, H, W, C_out, K_d, K_h, K_w, stride, padding, groups", conv3d_inputs,
-           [](A& a) { return at::conv3d(a.t[0], a.t[1], {}, a.i[0], a.i[1], 1, a.i[2]); })
+           [](A& a) {
+             return at::conv3d(a.t[0], a.t[1], {}, per_dim(a.i[0], 3), per_dim(a.i[1], 3),
+                               per_dim(1, 3), a.i[2]);
+           })
           .builtin_shapes({{16, 32, 24, 24, 24, 24, 3, 3, 3, 1, 1, 2}})
-          .aten({"aten::convolution", "aten::_convolution"}),
+          .aten({"aten::conv3d", "aten::convolution", "aten::_convolution"}),
       image("max_pool2d",
             [](A& a) {
               return at::max_pool2d(a.t[0], {3, 3}, {2, 2}, {1, 1});

@@ -15,6 +15,10 @@ computed another way than the baseline), `moe_sum` (writes its output and return
 returns a tuple whose third element is the op's result, as FlagGems' does; `mrope` keeps what it
 was passed in `last_mrope` (booleans, and an axis_map that is None on the non-GLM rows).
 
+`conv_context()` overrides aten::conv2d, aten::conv2d.padding and aten::conv3d with kernels that
+unpack stride, padding and dilation as FlagGems' conv2d does (`h, w = stride` for a list), so a
+list of one entry fails in them as it does in FlagGems; they count their calls in `calls["conv"]`.
+
 With TOY_OVERRIDE_CALL_LOG set, a process's first call of the add or relu override appends one
 line to that file: its pid and the FLAGGEMS_DB_URL it runs under (how a test sees which processes
 of a batch's warm pass and screen called the candidate, and with which tuned-config database).
@@ -28,7 +32,7 @@ import torch
 
 __version__ = "0.1.toy"
 
-calls = {"add": 0, "relu": 0, "silu_and_mul": 0, "moe_sum": 0, "gelu_and_mul": 0}
+calls = {"add": 0, "relu": 0, "silu_and_mul": 0, "moe_sum": 0, "gelu_and_mul": 0, "conv": 0}
 last_mrope = {}
 
 
@@ -84,6 +88,31 @@ def mrope(query, key, cos_sin_cache, positions, section_t, section_h, section_w,
     return query, key
 
 
+def _per_dim(value, dims):
+    if isinstance(value, (list, tuple)):
+        # FlagGems' conv2d: `stride_height, stride_width = stride`.
+        first, *rest = value
+        if len(rest) != dims - 1:
+            raise ValueError(f"not enough values to unpack (expected {dims}, got {len(value)})")
+        return [first, *rest]
+    return [value] * dims
+
+
+def _conv(dims):
+    def kernel(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+        calls["conv"] += 1
+        stride, dilation = _per_dim(stride, dims), _per_dim(dilation, dims)
+        if padding == "valid":
+            padding = 0
+        elif padding == "same":
+            if stride != [1] * dims:
+                raise ValueError("padding='same' needs stride 1")
+            padding = [d * (k - 1) // 2 for d, k in zip(dilation, weight.shape[2:])]
+        return torch.ops.aten.convolution(input, weight, bias, stride, _per_dim(padding, dims),
+                                          dilation, False, [0] * dims, groups)
+    return kernel
+
+
 def _refusing_add(self, other, *, alpha=1):
     raise ValueError("toy_override refuses to add")
 
@@ -108,6 +137,10 @@ def _overriding(kernels):
 
 def caliber_context():
     return _overriding({"add.Tensor": _add, "relu": _relu})
+
+
+def conv_context():
+    return _overriding({"conv2d": _conv(2), "conv2d.padding": _conv(2), "conv3d": _conv(3)})
 
 
 def raising_context():
