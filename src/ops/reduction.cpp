@@ -97,9 +97,11 @@ std::vector<OpDef> reduction_ops() {
           .aten({"aten::linalg_vector_norm"}),
       reduction("logsumexp", [](A& a) { return at::logsumexp(a.t[0], a.i[0]); })
           .shape_key("GenericBenchmarkExcluse1D"),
+      // at::count_nonzero(x, int?) is the default overload, which FlagGems overrides; ATen's own
+      // kernel of it goes on to dim_IntList.
       reduction("count_nonzero",
                 [](A& a) { return at::count_nonzero(a.t[0], std::optional<int64_t>(a.i[0])); })
-          .aten({"aten::count_nonzero.dim_IntList"}),
+          .aten({"aten::count_nonzero", "aten::count_nonzero.dim_IntList"}),
       reduction("sum_backward", [](A& a) { return a.t[0].sum(a.i[0]); })
           .backward()
           .aten({"aten::expand", "aten::sum.dim_IntList"}),

@@ -506,21 +506,23 @@ TEST_F(RunCommandCandidate, OnlyCandidateRowsRunTheOverride) {
   }
 }
 
-// FlagGems overrides aten::conv2d, conv2d.padding and conv3d, and unpacks their stride, padding
-// and dilation per spatial dim, as torch's Python layer hands them over: the ops declare those
-// operators (covered, not NOT_COVERED) and pass lists of one entry per dim (a failing row else).
-TEST_F(RunCommandCandidate, ConvolutionsReachAnOverrideOfTheirOwnOperatorWithPerDimLists) {
-  for (const char* op : {"conv2d", "conv2d_padding", "conv3d", "conv3d_padding"}) {
+// FlagGems overrides aten::conv2d, conv2d.padding, conv3d and count_nonzero's default overload,
+// and unpacks a conv's stride, padding and dilation per spatial dim, as torch's Python layer hands
+// them over: the ops declare those operators (covered, not NOT_COVERED) and pass lists of one
+// entry per dim (a failing row else).
+TEST_F(RunCommandCandidate, OpsReachAnOverrideOfTheOverloadTheyCallWithPythonsArguments) {
+  for (const char* op : {"conv2d", "conv2d_padding", "conv3d", "conv3d_padding", "count_nonzero"}) {
     const auto run_dir = out(std::string("py_") + op);
-    RunCommandOutcome r = run(std::string(kQuick) + " --op " + op +
-                                  " --dtypes float32 --candidate python:toy_override:conv_context "
-                                  "--out " +
-                                  run_dir.string(),
-                              python_env());
+    RunCommandOutcome r =
+        run(std::string(kQuick) + " --op " + op +
+                " --dtypes float32 --candidate python:toy_override:overloads_context "
+                "--out " +
+                run_dir.string(),
+            python_env());
     ASSERT_EQ(r.exit_code, 0) << op << "\n" << r.output;
     auto rows = results(run_dir);
     ASSERT_FALSE(rows.empty()) << op;
-    expect_interleaved(rows, "python:toy_override:conv_context");
+    expect_interleaved(rows, "python:toy_override:overloads_context");
     expect_speedups(rows);
   }
 }

@@ -15,9 +15,11 @@ computed another way than the baseline), `moe_sum` (writes its output and return
 returns a tuple whose third element is the op's result, as FlagGems' does; `mrope` keeps what it
 was passed in `last_mrope` (booleans, and an axis_map that is None on the non-GLM rows).
 
-`conv_context()` overrides aten::conv2d, aten::conv2d.padding and aten::conv3d with kernels that
-unpack stride, padding and dilation as FlagGems' conv2d does (`h, w = stride` for a list), so a
-list of one entry fails in them as it does in FlagGems; they count their calls in `calls["conv"]`.
+`overloads_context()` overrides operators under the overload FlagGems registers, which an op
+must declare to be covered: aten::conv2d, aten::conv2d.padding and aten::conv3d, with kernels
+that unpack stride, padding and dilation as FlagGems' conv2d does (`h, w = stride` for a list),
+so that a list of one entry fails in them as it does in FlagGems, and aten::count_nonzero (the
+default overload, not dim_IntList).
 
 With TOY_OVERRIDE_CALL_LOG set, a process's first call of the add or relu override appends one
 line to that file: its pid and the FLAGGEMS_DB_URL it runs under (how a test sees which processes
@@ -32,7 +34,7 @@ import torch
 
 __version__ = "0.1.toy"
 
-calls = {"add": 0, "relu": 0, "silu_and_mul": 0, "moe_sum": 0, "gelu_and_mul": 0, "conv": 0}
+calls = {"add": 0, "relu": 0, "silu_and_mul": 0, "moe_sum": 0, "gelu_and_mul": 0}
 last_mrope = {}
 
 
@@ -100,7 +102,6 @@ def _per_dim(value, dims):
 
 def _conv(dims):
     def kernel(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
-        calls["conv"] += 1
         stride, dilation = _per_dim(stride, dims), _per_dim(dilation, dims)
         if padding == "valid":
             padding = 0
@@ -139,8 +140,13 @@ def caliber_context():
     return _overriding({"add.Tensor": _add, "relu": _relu})
 
 
-def conv_context():
-    return _overriding({"conv2d": _conv(2), "conv2d.padding": _conv(2), "conv3d": _conv(3)})
+def _count_nonzero(self, dim=None):
+    return torch.ne(self, 0).sum(dim)
+
+
+def overloads_context():
+    return _overriding({"conv2d": _conv(2), "conv2d.padding": _conv(2), "conv3d": _conv(3),
+                        "count_nonzero": _count_nonzero})
 
 
 def raising_context():
