@@ -529,6 +529,10 @@ std::vector<OpDef> binary_variant_ops() {
                     .call([](Args& a) { return a.t[0].copy_(at::relu(a.t[0] + a.t[1])); })
                     .inplace()
                     .aten({"aten::add.Tensor", "aten::relu", "aten::copy_"}));
+  // not_equal_ is ATen's composite alias of ne_, which FlagGems overrides (and its benchmark of
+  // not_equal_ calls).
+  ops::also_reaches(out, "not_equal_", "aten::ne_.Tensor");
+  ops::also_reaches(out, "not_equal_scalar_", "aten::ne_.Scalar");
   return out;
 }
 

@@ -63,6 +63,8 @@ std::vector<OpDef> pooling_ops() {
   out.back().aten({"aten::avg_pool3d_backward"});  // what the timed autograd call dispatches
   add(pool("MaxPool3dBenchmark", "N, C, D, H, W", ops::tensors(1)),
       {{"max_pool3d", "max_pool3d", kBase, window(3)}});
+  // max_pool3d is a composite of max_pool3d_with_indices, which FlagGems overrides.
+  out.back().aten({"aten::max_pool3d", "aten::max_pool3d_with_indices"});
   add(pool("MaxPool2dBenchmark", "N, C, H, W", ops::tensors(1)),
       {{"max_pool2d_with_indices", "max_pool2d_with_indices", kBase, window(2)}});
   add(pool("AdaptiveAvgPool1dBenchmark", "N, C, L",

@@ -224,6 +224,8 @@ std::vector<OpDef> upsample_ops() {
             .dtypes({DType::kFloat32});
       },
       {{"affine_grid_generator", "affine_grid_generator", kBase, {kNoAlign}}});
+  // upsample_bicubic2d.vec is a composite of the default overload, which FlagGems overrides.
+  ops::also_reaches(out, "upsample_bicubic2d", "aten::upsample_bicubic2d");
   return out;
 }
 

@@ -2,6 +2,8 @@
 
 #include <ATen/ops/empty_like.h>
 
+#include <stdexcept>
+
 #include "ops/input_detail.h"
 
 namespace caliber::ops {
@@ -66,6 +68,17 @@ std::vector<OpDef> derive_all(const Prototype& proto, const std::vector<Row>& ro
     for (auto& op : derive(proto, row)) out.push_back(std::move(op));
   }
   return out;
+}
+
+void also_reaches(std::vector<OpDef>& ops, const std::string& name, const std::string& aten) {
+  for (OpDef& op : ops) {
+    if (op.name() != name) continue;
+    std::vector<std::string> names = op.aten();
+    names.push_back(aten);
+    op.aten(std::move(names));
+    return;
+  }
+  throw std::logic_error("also_reaches: no op named " + name);
 }
 
 std::function<void(const Prototype&, const std::vector<Row>&)> appender(std::vector<OpDef>& out) {

@@ -41,6 +41,10 @@ struct Row {
 std::vector<OpDef> derive(const Prototype& proto, const Row& row);
 // derive() over a table, in row order.
 std::vector<OpDef> derive_all(const Prototype& proto, const std::vector<Row>& rows);
+// Declares that the call of the op named `name` in `ops` also reaches `aten`: ATen's composite of
+// the op's own operator calls it (not_equal_ -> ne_), so a candidate that overrides only `aten`
+// covers the op. Throws std::logic_error when `ops` has no such op.
+void also_reaches(std::vector<OpDef>& ops, const std::string& name, const std::string& aten);
 // A family file's `add(proto, rows)`: derive_all() appended to `out`, which must outlive it.
 std::function<void(const Prototype&, const std::vector<Row>&)> appender(std::vector<OpDef>& out);
 

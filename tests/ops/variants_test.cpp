@@ -55,6 +55,16 @@ TEST(Variants, AppenderAddsEachTableAfterWhatTheListHolds) {
   EXPECT_EQ(names, (std::vector<std::string>{"first", "acos", "acos_", "exp_out", "abs"}));
 }
 
+TEST(Variants, AlsoReachesAddsAnOperatorToTheNamedOpOnly) {
+  std::vector<OpDef> ops = {OpDef("not_equal").aten({"aten::not_equal.Tensor"}),
+                            OpDef("not_equal_").aten({"aten::not_equal_.Tensor"})};
+  ops::also_reaches(ops, "not_equal_", "aten::ne_.Tensor");
+  EXPECT_EQ(ops[0].aten(), std::vector<std::string>{"aten::not_equal.Tensor"});
+  EXPECT_EQ(ops[1].aten(),
+            (std::vector<std::string>{"aten::not_equal_.Tensor", "aten::ne_.Tensor"}));
+  EXPECT_THROW(ops::also_reaches(ops, "ne_", "aten::ne_.Tensor"), std::logic_error);
+}
+
 TEST(SchemaCall, FillsScalarsFromArgsAndTheRestFromDefaultsOrFixedValues) {
   Args a;
   a.t = {at::tensor({-2.0, 3.0})};

@@ -18,8 +18,9 @@ was passed in `last_mrope` (booleans, and an axis_map that is None on the non-GL
 `overloads_context()` overrides operators under the overload FlagGems registers, which an op
 must declare to be covered: aten::conv2d, aten::conv2d.padding and aten::conv3d, with kernels
 that unpack stride, padding and dilation as FlagGems' conv2d does (`h, w = stride` for a list),
-so that a list of one entry fails in them as it does in FlagGems, and aten::count_nonzero (the
-default overload, not dim_IntList).
+so that a list of one entry fails in them as it does in FlagGems, aten::count_nonzero (the
+default overload, not dim_IntList), and aten::ne_.Tensor (which not_equal_ reaches through ATen's
+composite).
 
 With TOY_OVERRIDE_CALL_LOG set, a process's first call of the add or relu override appends one
 line to that file: its pid and the FLAGGEMS_DB_URL it runs under (how a test sees which processes
@@ -144,9 +145,13 @@ def _count_nonzero(self, dim=None):
     return torch.ne(self, 0).sum(dim)
 
 
+def _ne_(self, other):
+    return self.copy_(torch.ne(self, other))
+
+
 def overloads_context():
     return _overriding({"conv2d": _conv(2), "conv2d.padding": _conv(2), "conv3d": _conv(3),
-                        "count_nonzero": _count_nonzero})
+                        "count_nonzero": _count_nonzero, "ne_.Tensor": _ne_})
 
 
 def raising_context():
