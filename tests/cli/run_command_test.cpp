@@ -506,13 +506,14 @@ TEST_F(RunCommandCandidate, OnlyCandidateRowsRunTheOverride) {
   }
 }
 
-// FlagGems overrides aten::conv2d, conv2d.padding, conv3d, count_nonzero's default overload and
-// ne_.Tensor (which not_equal_'s composite calls), and unpacks a conv's stride, padding and
-// dilation per spatial dim, as torch's Python layer hands them over: the ops declare those
-// operators (covered, not NOT_COVERED) and pass lists of one entry per dim (a failing row else).
+// FlagGems overrides aten::conv2d, conv2d.padding, conv3d, count_nonzero's default overload,
+// ne_.Tensor and _linalg_eigvals (which not_equal_'s and linalg_eigvals' composites call), and
+// unpacks a conv's stride, padding and dilation per spatial dim, as torch's Python layer hands
+// them over: the ops declare those operators (covered, not NOT_COVERED) and pass lists of one
+// entry per dim (a failing row else).
 TEST_F(RunCommandCandidate, OpsReachAnOverrideOfTheOverloadTheyCallWithPythonsArguments) {
-  for (const char* op :
-       {"conv2d", "conv2d_padding", "conv3d", "conv3d_padding", "count_nonzero", "not_equal_"}) {
+  for (const char* op : {"conv2d", "conv2d_padding", "conv3d", "conv3d_padding", "count_nonzero",
+                         "not_equal_", "linalg_eigvals"}) {
     const auto run_dir = out(std::string("py_") + op);
     RunCommandOutcome r =
         run(std::string(kQuick) + " --op " + op +

@@ -19,8 +19,8 @@ was passed in `last_mrope` (booleans, and an axis_map that is None on the non-GL
 must declare to be covered: aten::conv2d, aten::conv2d.padding and aten::conv3d, with kernels
 that unpack stride, padding and dilation as FlagGems' conv2d does (`h, w = stride` for a list),
 so that a list of one entry fails in them as it does in FlagGems, aten::count_nonzero (the
-default overload, not dim_IntList), and aten::ne_.Tensor (which not_equal_ reaches through ATen's
-composite).
+default overload, not dim_IntList), aten::ne_.Tensor (which not_equal_ reaches through ATen's
+composite) and aten::_linalg_eigvals (linalg_eigvals' composite calls it).
 
 With TOY_OVERRIDE_CALL_LOG set, a process's first call of the add or relu override appends one
 line to that file: its pid and the FLAGGEMS_DB_URL it runs under (how a test sees which processes
@@ -151,7 +151,8 @@ def _ne_(self, other):
 
 def overloads_context():
     return _overriding({"conv2d": _conv(2), "conv2d.padding": _conv(2), "conv3d": _conv(3),
-                        "count_nonzero": _count_nonzero, "ne_.Tensor": _ne_})
+                        "count_nonzero": _count_nonzero, "ne_.Tensor": _ne_,
+                        "_linalg_eigvals": lambda self: torch.linalg.eig(self)[0]})
 
 
 def raising_context():
