@@ -233,6 +233,9 @@ std::vector<OpDef> conv_ops() {
               {{32, 64, 128, 128, 32, 3, 3, 1, 1, 1}, {16, 32, 24, 24, 24, 3, 3, 1, 1, 2}})
           .backward()
           .aten({"aten::convolution_backward"}),
+      // FlagGems registers its kernel under the bare aten::conv_transpose2d, which has no schema
+      // (the operator is conv_transpose2d.input), so no call reaches it; its benchmark calls
+      // flag_gems.conv_transpose2d(input=, weight=, bias=None, groups=, stride=, padding=).
       conv("conv_transpose2d", "conv_transpose2d", kConv2dDesc, conv_transpose2d_inputs,
            [](A& a) {
              return at::conv_transpose2d(a.t[0], a.t[1], {}, per_dim(a.i[0], 2), per_dim(a.i[1], 2),
@@ -240,7 +243,11 @@ std::vector<OpDef> conv_ops() {
            })
           .builtin_shapes(
               {{1, 64, 128, 128, 64, 3, 3, 1, 1, 1}, {4, 32, 32, 32, 32, 3, 3, 2, 1, 1}})
-          .aten({"aten::conv_transpose2d.input", "aten::convolution", "aten::_convolution"}),
+          .aten({"aten::conv_transpose2d.input", "aten::convolution", "aten::_convolution"})
+          .python_fn("conv_transpose2d",
+                     {py_args::t(0), py_args::t(1), py_args::kw("bias", nullptr),
+                      py_args::kw("groups", py_args::i(2)), py_args::kw("stride", py_args::i(0)),
+                      py_args::kw("padding", py_args::i(1))}),
       conv("conv3d", "Conv3DBenchmark",
            "N, C_in, D, H, W, C_out, K_d, K_h, K_w, stride, padding, groups", conv3d_inputs,
            [](A& a) {

@@ -600,6 +600,41 @@ TEST_F(RunCommandCandidate, AFunctionOfTheModuleCoversAFusedOp) {
   }
 }
 
+// FlagGems registers some kernels under bare names without a schema (aten::bitwise_left_shift,
+// aten::conv_transpose2d), which no call reaches: bitwise_left_shift stays not covered instead of
+// timing ATen against itself, and conv_transpose2d is covered by the function FlagGems' benchmark
+// calls.
+TEST_F(RunCommandCandidate, AKernelUnderANameWithoutSchemaCoversNothing) {
+  const std::string candidate = " --candidate python:toy_override:orphans_context --out ";
+  const auto shift_dir = out("py_orphan_shift");
+  RunCommandOutcome r = run(std::string(kQuick) + " --op bitwise_left_shift --dtypes int32" +
+                                candidate + shift_dir.string(),
+                            python_env());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  auto rows = results(shift_dir);
+  ASSERT_FALSE(rows.empty());
+  expect_interleaved(rows, "python:toy_override:orphans_context");
+  for (size_t i = 0; i < rows.size(); i += 2) {
+    EXPECT_EQ(rows[i].status, RowStatus::kSuccess) << rows[i].error;
+    EXPECT_EQ(rows[i + 1].status, RowStatus::kNotCovered) << rows[i + 1].error;
+    EXPECT_FALSE(rows[i + 1].speedup.has_value());
+  }
+
+  const auto conv_dir = out("py_orphan_conv");
+  r = run(std::string(kQuick) + " --op conv_transpose2d --dtypes float32" + candidate +
+              conv_dir.string(),
+          python_env());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  rows = results(conv_dir);
+  ASSERT_FALSE(rows.empty());
+  expect_interleaved(rows, "python:toy_override:orphans_context");
+  expect_speedups(rows);
+  for (size_t i = 0; i < rows.size(); i += 2) {
+    EXPECT_THAT(rows[i + 1].markers,
+                ::testing::Contains("covered_by[python function toy_override.conv_transpose2d]"));
+  }
+}
+
 TEST_F(RunCommandCandidate, AFusedOpWhoseFunctionTheModuleLacksIsNotCovered) {
   // reglu's composite calls aten::relu, which toy_override's scope overrides; it has no reglu.
   const auto run_dir = out("py_no_fn");

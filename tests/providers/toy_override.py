@@ -22,6 +22,12 @@ so that a list of one entry fails in them as it does in FlagGems, aten::count_no
 default overload, not dim_IntList), aten::ne_.Tensor (which not_equal_ reaches through ATen's
 composite) and aten::_linalg_eigvals (linalg_eigvals' composite calls it).
 
+`orphans_context()` registers kernels as FlagGems does under names without a schema: the bare
+aten::bitwise_left_shift (its overloads are .Tensor, .Scalar_Tensor and .Tensor_Scalar) and
+aten::conv_transpose2d (.input). No call reaches them, so the ops stay not covered, except
+conv_transpose2d, whose `conv_transpose2d` function here covers it as FlagGems' benchmark calls
+flag_gems.conv_transpose2d.
+
 With TOY_OVERRIDE_CALL_LOG set, a process's first call of the add or relu override appends one
 line to that file: its pid and the FLAGGEMS_DB_URL it runs under (how a test sees which processes
 of a batch's warm pass and screen called the candidate, and with which tuned-config database).
@@ -115,6 +121,13 @@ def _conv(dims):
     return kernel
 
 
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1):
+    return torch.ops.aten.convolution(input, weight, bias, _per_dim(stride, 2),
+                                      _per_dim(padding, 2), _per_dim(dilation, 2), True,
+                                      _per_dim(output_padding, 2), groups)
+
+
 def _refusing_add(self, other, *, alpha=1):
     raise ValueError("toy_override refuses to add")
 
@@ -153,6 +166,11 @@ def overloads_context():
     return _overriding({"conv2d": _conv(2), "conv2d.padding": _conv(2), "conv3d": _conv(3),
                         "count_nonzero": _count_nonzero, "ne_.Tensor": _ne_,
                         "_linalg_eigvals": lambda self: torch.linalg.eig(self)[0]})
+
+
+def orphans_context():
+    return _overriding({"bitwise_left_shift": lambda self, other: self << other,
+                        "conv_transpose2d": conv_transpose2d})
 
 
 def raising_context():

@@ -30,10 +30,19 @@ std::vector<c10::DispatchKey> deciding_keys(const std::string& device_type) {
   return {backend, c10::getAutogradKeyFromBackend(c10::toBackendComponent(backend))};
 }
 
+// A library may register a kernel for an operator no one has def()ed (FlagGems does for
+// aten::isfinite.out, and for bare names such as aten::bitwise_left_shift and
+// aten::conv_transpose2d, whose overloads are .Tensor and .input): the dispatcher then knows the
+// name, but no call can reach a kernel without a schema, so such a handle counts as absent. Were
+// it counted, a bare name would change identity when the library loads and read as overridden
+// while every call still runs ATen's kernel.
+std::optional<c10::OperatorHandle> callable_op(const c10::OperatorName& name) {
+  auto handle = c10::Dispatcher::singleton().findOp(name);
+  if (handle && !handle->hasSchema()) return std::nullopt;
+  return handle;
+}
+
 std::string identity_of(const c10::OperatorHandle& op, const std::vector<c10::DispatchKey>& keys) {
-  // A library may register a kernel for an operator no one has def()ed (FlagGems does for
-  // aten::isfinite.out): the dispatcher knows its name but asking for its kernels throws.
-  if (!op.hasSchema()) return "<no schema>\n";
   std::string identity;
   for (const auto key : keys) {
     identity += c10::toString(key);
@@ -67,7 +76,7 @@ std::optional<std::string> joined_overloads(It begin, It end) {
 std::optional<std::string> kernel_identity(const std::string& op, const std::string& device_type) {
   auto& dispatcher = c10::Dispatcher::singleton();
   const auto name = operator_name(op);
-  if (const auto handle = dispatcher.findOp(name)) {
+  if (const auto handle = callable_op(name)) {
     return identity_of(*handle, deciding_keys(device_type));
   }
   if (!name.overload_name.empty()) return std::nullopt;
@@ -76,7 +85,7 @@ std::optional<std::string> kernel_identity(const std::string& op, const std::str
   std::map<std::string, std::string> overloads;
   for (const auto& other : dispatcher.getAllOpNames()) {
     if (other.name != name.name) continue;
-    if (const auto handle = dispatcher.findOp(other)) {
+    if (const auto handle = callable_op(other)) {
       overloads[c10::toString(other)] = identity_of(*handle, deciding_keys(device_type));
     }
   }
@@ -89,7 +98,7 @@ DispatchSnapshot DispatchSnapshot::take() {
   for (const auto& type : snapshot_device_types()) keys[type] = deciding_keys(type);
   auto& dispatcher = c10::Dispatcher::singleton();
   for (const auto& name : dispatcher.getAllOpNames()) {
-    const auto handle = dispatcher.findOp(name);
+    const auto handle = callable_op(name);
     if (!handle) continue;
     auto& per_device = snapshot.kernels_[c10::toString(name)];
     for (const auto& [type, type_keys] : keys) per_device[type] = identity_of(*handle, type_keys);
