@@ -19,14 +19,16 @@ from pathlib import Path
 from screen_profile import rows_by_op
 
 
-def unfinished(root):
-    """Ops of a screen that a cut batch left interrupted or pending: their rows are partial, and
-    a resumed batch throws them away, so they are not counted."""
+def finished(root):
+    """Ops whose run a screen finished (ok or failed), or None for a directory without
+    ops_status.csv. A cut batch leaves an op interrupted or pending, and an op that a later call
+    left out (SKIP_OPS) is not listed at all; either may keep rows of an unfinished attempt,
+    which a resumed batch throws away, so they are not counted."""
     status = Path(root) / "ops_status.csv"
     if not status.exists():
-        return set()
+        return None
     with open(status, newline="") as f:
-        return {r["op"] for r in csv.DictReader(f) if r["status"] in ("interrupted", "pending", "")}
+        return {r["op"] for r in csv.DictReader(f) if r["status"] in ("ok", "failed")}
 
 
 def load(spec):
@@ -34,9 +36,9 @@ def load(spec):
     out = {}
     for part in spec.split(","):
         per_piece = {}
-        skip = unfinished(part)
+        done = finished(part)
         for op, rows in rows_by_op(Path(part)).items():
-            if op in skip:
+            if done is not None and op not in done:
                 continue
             for r in rows:
                 if r.get("provider", "baseline") == "baseline":
