@@ -32,7 +32,7 @@ def has_schema(name):
 def main(checkout, caliber):
     source = (Path(checkout) / "src/flag_gems/__init__.py").read_text()
     config = re.search(r"^_FULL_CONFIG = \((.*?)^\)", source, re.M | re.S).group(1)
-    names = sorted(set(re.findall(r'^\s*\("([A-Za-z0-9_.]+)",', config, re.M)))
+    names = sorted(set(re.findall(r'^\s*\(\s*"([A-Za-z0-9_.]+)",', config, re.M)))
     ops = {o["op"]: o for o in json.loads(subprocess.run(
         [caliber, "ops", "--json", "--level", "comprehensive"], check=True,
         capture_output=True, text=True).stdout)}

@@ -161,6 +161,12 @@ std::vector<OpDef> binary_variant_ops() {
                                         {"igamma", "igamma", kInplace},
                                         {"igammac", "igammac", kAll},
                                     });
+  // FlagGems registers its igammac as aten::special_gammaincc, a composite over aten::igammac that
+  // no igammac call reaches; its benchmark calls flag_gems.igammac(a, x) and igammac_out(a, x,
+  // out) itself.
+  ops::named(out, "igammac").python_fn("igammac", {py_args::t(0), py_args::t(1)});
+  ops::named(out, "igammac_out")
+      .python_fn("igammac_out", {py_args::t(0), py_args::t(1), py_args::t(2)});
   add(binary(kFloat32, Domain::kSmallInt, Domain::kUnit),
       {
           {"special_shifted_chebyshev_polynomial_t", "special_shifted_chebyshev_polynomial_t"},
@@ -521,14 +527,17 @@ std::vector<OpDef> binary_variant_ops() {
         kBase,
         {{"training", true}}}});
   // FlagGems' add_relu is relu(a + b) and add_relu_ a.copy_(relu(a + b)): ATen's _add_relu has
-  // a CPU kernel only, so the composite is the baseline, as in FlagGems.
+  // a CPU kernel only, so the composite is the baseline, as in FlagGems. Its benchmark of
+  // add_relu_ times flag_gems._add_relu_ (registered as aten::_add_relu_.Tensor, which the
+  // composite never reaches), not its add and relu.
   out.push_back(binary()("add_relu")
                     .call([](Args& a) { return at::relu(a.t[0] + a.t[1]); })
                     .aten({"aten::add.Tensor", "aten::relu"}));
   out.push_back(binary()("add_relu_")
                     .call([](Args& a) { return a.t[0].copy_(at::relu(a.t[0] + a.t[1])); })
                     .inplace()
-                    .aten({"aten::add.Tensor", "aten::relu", "aten::copy_"}));
+                    .aten({"aten::add.Tensor", "aten::relu", "aten::copy_"})
+                    .python_fn("_add_relu_", {py_args::t(0), py_args::t(1)}));
   // not_equal_ is ATen's composite alias of ne_, which FlagGems overrides (and its benchmark of
   // not_equal_ calls).
   ops::also_reaches(out, "not_equal_", "aten::ne_.Tensor");

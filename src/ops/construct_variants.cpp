@@ -95,6 +95,9 @@ std::vector<OpDef> construct_variant_ops() {
   add(random_draw(generic(Family::kRng, empty_then({0.0, 1.0}))), {{"cauchy", "cauchy"}});
   add(random_draw(generic(Family::kRng, random_then({0.5}))), {{"geometric", "geometric"}});
   add(random_draw(generic(Family::kRng, random_then({}))), {{"exponential", "exponential"}});
+  // FlagGems registers only exponential_, which ATen's composite of exponential calls on its
+  // fresh tensor (the whole of its work); a python_fn would compare two draws element by element.
+  ops::also_reaches(out, "exponential", "aten::exponential_");
   // Creation ops sized by the shape's element count (dtype and device are the case's).
   auto sized = [](std::function<std::vector<int64_t>(const BuildContext&, int64_t)> ints) {
     return [ints](const BuildContext& c, Args& a) {

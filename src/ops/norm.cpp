@@ -133,7 +133,11 @@ std::vector<OpDef> norm_ops() {
            [](A& a) {
              return at::instance_norm(a.t[0], a.t[1], a.t[2], {}, {}, true, 0.1, 1e-5, false);
            })
-          .aten({"aten::native_batch_norm"}),
+          .aten({"aten::native_batch_norm"})
+          // FlagGems' benchmark times its fused flag_gems.instance_norm (registered under no
+          // operator) with its input_fn's arguments, cudnn_enabled True included.
+          .python_fn("instance_norm", {py_args::t(0), py_args::t(1), py_args::t(2), nullptr,
+                                       nullptr, true, 0.1, 1e-5, true}),
       norm("weight_norm", weight_norm_inputs,
            [](A& a) { return at::_weight_norm(a.t[0], a.t[1], 0); })
           .shape_key("GenericBenchmarkExcluse1D")

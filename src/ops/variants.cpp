@@ -70,15 +70,18 @@ std::vector<OpDef> derive_all(const Prototype& proto, const std::vector<Row>& ro
   return out;
 }
 
-void also_reaches(std::vector<OpDef>& ops, const std::string& name, const std::string& aten) {
+OpDef& named(std::vector<OpDef>& ops, const std::string& name) {
   for (OpDef& op : ops) {
-    if (op.name() != name) continue;
-    std::vector<std::string> names = op.aten();
-    names.push_back(aten);
-    op.aten(std::move(names));
-    return;
+    if (op.name() == name) return op;
   }
-  throw std::logic_error("also_reaches: no op named " + name);
+  throw std::logic_error("no op named " + name);
+}
+
+void also_reaches(std::vector<OpDef>& ops, const std::string& name, const std::string& aten) {
+  OpDef& op = named(ops, name);
+  std::vector<std::string> names = op.aten();
+  names.push_back(aten);
+  op.aten(std::move(names));
 }
 
 std::function<void(const Prototype&, const std::vector<Row>&)> appender(std::vector<OpDef>& out) {

@@ -45,6 +45,9 @@ std::vector<OpDef> derive_all(const Prototype& proto, const std::vector<Row>& ro
 // the op's own operator calls it (not_equal_ -> ne_), so a candidate that overrides only `aten`
 // covers the op. Throws std::logic_error when `ops` has no such op.
 void also_reaches(std::vector<OpDef>& ops, const std::string& name, const std::string& aten);
+// The op named `name` in `ops`, to declare what a table row cannot (a python_fn); throws
+// std::logic_error when `ops` has no such op.
+OpDef& named(std::vector<OpDef>& ops, const std::string& name);
 // A family file's `add(proto, rows)`: derive_all() appended to `out`, which must outlive it.
 std::function<void(const Prototype&, const std::vector<Row>&)> appender(std::vector<OpDef>& out);
 

@@ -513,7 +513,7 @@ TEST_F(RunCommandCandidate, OnlyCandidateRowsRunTheOverride) {
 // entry per dim (a failing row else).
 TEST_F(RunCommandCandidate, OpsReachAnOverrideOfTheOverloadTheyCallWithPythonsArguments) {
   for (const char* op : {"conv2d", "conv2d_padding", "conv3d", "conv3d_padding", "count_nonzero",
-                         "not_equal_", "linalg_eigvals"}) {
+                         "not_equal_", "linalg_eigvals", "exponential"}) {
     const auto run_dir = out(std::string("py_") + op);
     RunCommandOutcome r =
         run(std::string(kQuick) + " --op " + op +
@@ -632,6 +632,31 @@ TEST_F(RunCommandCandidate, AKernelUnderANameWithoutSchemaCoversNothing) {
   for (size_t i = 0; i < rows.size(); i += 2) {
     EXPECT_THAT(rows[i + 1].markers,
                 ::testing::Contains("covered_by[python function toy_override.conv_transpose2d]"));
+  }
+}
+
+// FlagGems' benchmark calls these functions itself (`gems_op=flag_gems._add_relu_`,
+// `set_gems(flag_gems.instance_norm)`): its add_relu_ times the fused kernel, not its add and
+// relu under ATen's composite, and it registers igammac under aten::special_gammaincc, which no
+// igammac call reaches. Each op declares the function and is covered by it.
+TEST_F(RunCommandCandidate, OpsFlagGemsTimesThroughItsFunctionsAreCoveredByThem) {
+  for (const char* op :
+       {"add_relu_", "igammac", "igammac_out", "cross_entropy_loss", "instance_norm"}) {
+    const auto run_dir = out(std::string("py_fn_") + op);
+    RunCommandOutcome r =
+        run(std::string(kQuick) + " --op " + op +
+                " --dtypes float32 --candidate python:toy_override --out " + run_dir.string(),
+            python_env());
+    ASSERT_EQ(r.exit_code, 0) << op << "\n" << r.output;
+    auto rows = results(run_dir);
+    ASSERT_FALSE(rows.empty()) << op;
+    expect_interleaved(rows, "python:toy_override");
+    expect_speedups(rows);
+    const std::string covered = std::string("covered_by[python function toy_override.") +
+                                (std::string(op) == "add_relu_" ? "_add_relu_" : op) + "]";
+    for (size_t i = 0; i < rows.size(); i += 2) {
+      EXPECT_THAT(rows[i + 1].markers, ::testing::Contains(covered)) << op;
+    }
   }
 }
 

@@ -65,6 +65,15 @@ TEST(Variants, AlsoReachesAddsAnOperatorToTheNamedOpOnly) {
   EXPECT_THROW(ops::also_reaches(ops, "ne_", "aten::ne_.Tensor"), std::logic_error);
 }
 
+TEST(Variants, NamedGivesTheOpOfThatNameToDeclareMoreOn) {
+  std::vector<OpDef> ops = {OpDef("igammac"), OpDef("igammac_out")};
+  ops::named(ops, "igammac_out").python_fn("igammac_out", {py_args::t(0), py_args::t(1)});
+  EXPECT_FALSE(ops[0].python_fn().has_value());
+  ASSERT_TRUE(ops[1].python_fn().has_value());
+  EXPECT_EQ(ops[1].python_fn()->name, "igammac_out");
+  EXPECT_THROW(ops::named(ops, "igammac_"), std::logic_error);
+}
+
 TEST(SchemaCall, FillsScalarsFromArgsAndTheRestFromDefaultsOrFixedValues) {
   Args a;
   a.t = {at::tensor({-2.0, 3.0})};

@@ -20,7 +20,12 @@ must declare to be covered: aten::conv2d, aten::conv2d.padding and aten::conv3d,
 that unpack stride, padding and dilation as FlagGems' conv2d does (`h, w = stride` for a list),
 so that a list of one entry fails in them as it does in FlagGems, aten::count_nonzero (the
 default overload, not dim_IntList), aten::ne_.Tensor (which not_equal_ reaches through ATen's
-composite) and aten::_linalg_eigvals (linalg_eigvals' composite calls it).
+composite), aten::_linalg_eigvals (linalg_eigvals' composite calls it) and aten::exponential_
+(the functional exponential's composite calls it).
+
+The functions `_add_relu_`, `igammac`, `igammac_out`, `cross_entropy_loss` and `instance_norm`
+have the signatures of FlagGems' functions of those names (parsed from its source), which its
+benchmark calls itself; they compute torch's values.
 
 `orphans_context()` registers kernels as FlagGems does under names without a schema: the bare
 aten::bitwise_left_shift (its overloads are .Tensor, .Scalar_Tensor and .Tensor_Scalar) and
@@ -162,10 +167,41 @@ def _ne_(self, other):
     return self.copy_(torch.ne(self, other))
 
 
+def _exponential_(self, lambd=1.0, *, generator=None):
+    # Not through exponential_ itself, which this scope overrides.
+    return self.copy_(-torch.log1p(-torch.rand_like(self)) / lambd)
+
+
 def overloads_context():
     return _overriding({"conv2d": _conv(2), "conv2d.padding": _conv(2), "conv3d": _conv(3),
                         "count_nonzero": _count_nonzero, "ne_.Tensor": _ne_,
-                        "_linalg_eigvals": lambda self: torch.linalg.eig(self)[0]})
+                        "_linalg_eigvals": lambda self: torch.linalg.eig(self)[0],
+                        "exponential_": _exponential_})
+
+
+def _add_relu_(A, B, *, alpha=1):
+    return A.copy_(torch.relu(A + alpha * B))
+
+
+def igammac(a, x, *, out=None):
+    return torch.special.gammaincc(a, x, out=out)
+
+
+def igammac_out(a, x, out):
+    return igammac(a, x, out=out)
+
+
+def cross_entropy_loss(inp, target, weight=None, reduction="mean", ignore_index=-100,
+                       label_smoothing=0.0):
+    return torch.nn.functional.cross_entropy(inp, target, weight, reduction=reduction,
+                                             ignore_index=ignore_index,
+                                             label_smoothing=label_smoothing)
+
+
+def instance_norm(input, weight=None, bias=None, running_mean=None, running_var=None,
+                  use_input_stats=True, momentum=0.1, eps=1e-5, cudnn_enable=False):
+    return torch.instance_norm(input, weight, bias, running_mean, running_var, use_input_stats,
+                               momentum, eps, cudnn_enable)
 
 
 def orphans_context():
