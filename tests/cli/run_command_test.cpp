@@ -445,6 +445,20 @@ class RunCommandCandidate : public RunCommand {
     }
   }
 
+  // `caliber run --op OP --dtypes DTYPES --candidate CANDIDATE` into out(NAME): its rows, once it
+  // exited 0 with baseline and candidate rows interleaved (call under ASSERT_NO_FATAL_FAILURE).
+  void run_candidate(const std::string& name, const std::string& op, const std::string& dtypes,
+                     const std::string& candidate, std::vector<ResultRow>& rows) {
+    const auto run_dir = out(name);
+    RunCommandOutcome r = run(std::string(kQuick) + " --op " + op + " --dtypes " + dtypes +
+                                  " --candidate " + candidate + " --out " + run_dir.string(),
+                              python_env());
+    ASSERT_EQ(r.exit_code, 0) << op << "\n" << r.output;
+    rows = results(run_dir);
+    ASSERT_FALSE(rows.empty()) << op;
+    expect_interleaved(rows, candidate);
+  }
+
   static void expect_speedups(const std::vector<ResultRow>& rows) {
     for (size_t i = 0; i < rows.size(); i += 2) {
       const ResultRow& base = rows[i];
@@ -514,17 +528,9 @@ TEST_F(RunCommandCandidate, OnlyCandidateRowsRunTheOverride) {
 TEST_F(RunCommandCandidate, OpsReachAnOverrideOfTheOverloadTheyCallWithPythonsArguments) {
   for (const char* op : {"conv2d", "conv2d_padding", "conv3d", "conv3d_padding", "count_nonzero",
                          "not_equal_", "linalg_eigvals", "exponential"}) {
-    const auto run_dir = out(std::string("py_") + op);
-    RunCommandOutcome r =
-        run(std::string(kQuick) + " --op " + op +
-                " --dtypes float32 --candidate python:toy_override:overloads_context "
-                "--out " +
-                run_dir.string(),
-            python_env());
-    ASSERT_EQ(r.exit_code, 0) << op << "\n" << r.output;
-    auto rows = results(run_dir);
-    ASSERT_FALSE(rows.empty()) << op;
-    expect_interleaved(rows, "python:toy_override:overloads_context");
+    std::vector<ResultRow> rows;
+    ASSERT_NO_FATAL_FAILURE(run_candidate(std::string("py_") + op, op, "float32",
+                                          "python:toy_override:overloads_context", rows));
     expect_speedups(rows);
   }
 }
@@ -605,29 +611,18 @@ TEST_F(RunCommandCandidate, AFunctionOfTheModuleCoversAFusedOp) {
 // timing ATen against itself, and conv_transpose2d is covered by the function FlagGems' benchmark
 // calls.
 TEST_F(RunCommandCandidate, AKernelUnderANameWithoutSchemaCoversNothing) {
-  const std::string candidate = " --candidate python:toy_override:orphans_context --out ";
-  const auto shift_dir = out("py_orphan_shift");
-  RunCommandOutcome r = run(std::string(kQuick) + " --op bitwise_left_shift --dtypes int32" +
-                                candidate + shift_dir.string(),
-                            python_env());
-  ASSERT_EQ(r.exit_code, 0) << r.output;
-  auto rows = results(shift_dir);
-  ASSERT_FALSE(rows.empty());
-  expect_interleaved(rows, "python:toy_override:orphans_context");
+  const std::string candidate = "python:toy_override:orphans_context";
+  std::vector<ResultRow> rows;
+  ASSERT_NO_FATAL_FAILURE(
+      run_candidate("py_orphan_shift", "bitwise_left_shift", "int32", candidate, rows));
   for (size_t i = 0; i < rows.size(); i += 2) {
     EXPECT_EQ(rows[i].status, RowStatus::kSuccess) << rows[i].error;
     EXPECT_EQ(rows[i + 1].status, RowStatus::kNotCovered) << rows[i + 1].error;
     EXPECT_FALSE(rows[i + 1].speedup.has_value());
   }
 
-  const auto conv_dir = out("py_orphan_conv");
-  r = run(std::string(kQuick) + " --op conv_transpose2d --dtypes float32" + candidate +
-              conv_dir.string(),
-          python_env());
-  ASSERT_EQ(r.exit_code, 0) << r.output;
-  rows = results(conv_dir);
-  ASSERT_FALSE(rows.empty());
-  expect_interleaved(rows, "python:toy_override:orphans_context");
+  ASSERT_NO_FATAL_FAILURE(
+      run_candidate("py_orphan_conv", "conv_transpose2d", "float32", candidate, rows));
   expect_speedups(rows);
   for (size_t i = 0; i < rows.size(); i += 2) {
     EXPECT_THAT(rows[i + 1].markers,
@@ -642,15 +637,9 @@ TEST_F(RunCommandCandidate, AKernelUnderANameWithoutSchemaCoversNothing) {
 TEST_F(RunCommandCandidate, OpsFlagGemsTimesThroughItsFunctionsAreCoveredByThem) {
   for (const char* op :
        {"add_relu_", "igammac", "igammac_out", "cross_entropy_loss", "instance_norm"}) {
-    const auto run_dir = out(std::string("py_fn_") + op);
-    RunCommandOutcome r =
-        run(std::string(kQuick) + " --op " + op +
-                " --dtypes float32 --candidate python:toy_override --out " + run_dir.string(),
-            python_env());
-    ASSERT_EQ(r.exit_code, 0) << op << "\n" << r.output;
-    auto rows = results(run_dir);
-    ASSERT_FALSE(rows.empty()) << op;
-    expect_interleaved(rows, "python:toy_override");
+    std::vector<ResultRow> rows;
+    ASSERT_NO_FATAL_FAILURE(
+        run_candidate(std::string("py_fn_") + op, op, "float32", "python:toy_override", rows));
     expect_speedups(rows);
     const std::string covered = std::string("covered_by[python function toy_override.") +
                                 (std::string(op) == "add_relu_" ? "_add_relu_" : op) + "]";
