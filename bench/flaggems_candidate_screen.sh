@@ -23,6 +23,8 @@
 #   run(command="DEADLINE_S=590 PIECE=0 bash bench/flaggems_candidate_screen.sh",
 #       carry=["third_party_fetched/flaggems.tgz", ".whl"])
 #   run(command="DEADLINE_S=590 CALIBER_SKIP_BUILD=1 PIECE=0 MODE=kernel bash ...", carry=[...])
+#   run(command="DEADLINE_S=400 PIECE=all ONLY_OPS=a,b NAME=fgc_r37 bash ...") rechecks ops of
+#   several pieces after a fix
 #   the piece's ops listed in bench/screen_ops/flaggems-slow.txt (addmv's family in piece 0,
 #   whose tuning outlives the scaled timeout; conv1d_padding in piece 1), alone:
 #   run(command="DEADLINE_S=590 PIECE=0 SLOW=1 bash ...")
@@ -41,7 +43,16 @@ list=$here/bench/screen_ops/flaggems-marked.txt
 # their first calls need.
 slow_list=$here/bench/screen_ops/flaggems-slow.txt
 slow_ops=$(grep -v '^#' "$slow_list" | awk 'NF {print $1}')
-piece_ops=$(grep -v '^#' "$list" | sed -n "$((piece * size + 1)),$(((piece + 1) * size))p")
+# PIECE=all with ONLY_OPS=a,b picks ops from anywhere in the list, into fgc_allx (or NAME=dir):
+# a recheck of ops from several pieces after a fix, read after the pieces (a later directory's
+# op replaces an earlier one's in bench/candidate_speedups.py).
+if [ "$piece" = all ]; then
+  [ -n "${ONLY_OPS:-}" ] || { echo "PIECE=all needs ONLY_OPS=a,b" >&2; exit 2; }
+  piece_ops=$(grep -v '^#' "$list")
+else
+  [[ $piece =~ ^[0-9]+$ ]] || { echo "PIECE=$piece: a piece number (0-based) or all" >&2; exit 2; }
+  piece_ops=$(grep -v '^#' "$list" | sed -n "$((piece * size + 1)),$(((piece + 1) * size))p")
+fi
 if [ "${SLOW:-0}" = 1 ]; then
   [ -z "${ONLY_OPS:-}" ] || { echo "SLOW=1 and ONLY_OPS: name one of them" >&2; exit 2; }
   ONLY_OPS=$(grep -xF -f <(echo "$slow_ops") <<<"$piece_ops" | paste -sd,)
@@ -62,7 +73,7 @@ ops=$(paste -sd, <<<"$ops")
 
 name=fgc_$piece
 [ "${MODE:-graph}" = kernel ] && name=fgk_$piece
-[ -n "${ONLY_OPS:-}" ] && name=${name}x
+[ -n "${ONLY_OPS:-}" ] && name=${NAME:-${name}x}
 if [ ! -d "$screens/$name" ] && [ -n "${STATE:-}" ]; then
   case $STATE in /*) ;; *) STATE=$here/$STATE ;; esac
   # The batch re-measures a lane's peaks on another model, but would mix two models' rows.
