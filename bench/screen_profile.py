@@ -25,17 +25,45 @@ TIME_LINE = re.compile(r"time: ([\d.]+) s before the first case \(plan and files
                        r"(?: \(([\d.]+) releasing cached memory\))?")
 
 
+RUN_LINE = re.compile(r"^caliber run (?:end .*?: (\d+) rows|\S+ )", re.M)
+
+
+def run_rows(run_dir):
+    """The rows of a run directory's last run. Before 2026-12-07 a run appended to the rows an
+    earlier run into the same directory had left (a batch's retry after an attempt killed at its
+    timeout), so when run.log's last run ended, its rows are the file's last N, N from its end
+    line (`caliber run end ...: N rows`)."""
+    rows = []
+    for line in (run_dir / "results.jsonl").read_text().splitlines():
+        try:
+            rows.append(json.loads(line))
+        except json.JSONDecodeError:
+            continue
+    log = run_dir / "run.log"
+    if log.exists():
+        runs = RUN_LINE.findall(log.read_text(errors="replace"))
+        if runs and runs[-1] and int(runs[-1]) <= len(rows):
+            rows = rows[len(rows) - int(runs[-1]):]
+    return rows
+
+
+def final_run_dirs(op_dir):
+    """An op's dtype-by-dtype reruns (ops/OP/dtypes/DTYPE, after its all-dtypes run failed)
+    stand in for its own run, as in caliber's readers (src/core/op_run_dirs.h)."""
+    reruns = sorted(d for d in (op_dir / "dtypes").glob("*") if d.is_dir())
+    return reruns or [op_dir]
+
+
 def rows_by_op(root):
-    """{op: [row, ...]} from ops/*/results.jsonl, else from rows.jsonl.gz beside the status."""
+    """{op: [row, ...]} from the ops' final runs (ops/*/results.jsonl or their dtype reruns),
+    else from rows.jsonl.gz beside the status."""
     out = {}
-    files = sorted(root.glob("ops/*/results.jsonl"))
-    if files:
-        for results in files:
-            for line in results.read_text().splitlines():
-                try:
-                    out.setdefault(results.parent.name, []).append(json.loads(line))
-                except json.JSONDecodeError:
-                    continue
+    ops = sorted(d for d in root.glob("ops/*") if d.is_dir())
+    if any((d / "results.jsonl").exists() for d in ops):
+        for op in ops:
+            for run_dir in final_run_dirs(op):
+                if (run_dir / "results.jsonl").exists():
+                    out.setdefault(op.name, []).extend(run_rows(run_dir))
     elif (root / "rows.jsonl.gz").exists():
         with gzip.open(root / "rows.jsonl.gz", "rt") as f:
             for line in f:

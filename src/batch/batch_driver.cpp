@@ -27,6 +27,7 @@
 #include "core/data_paths.h"
 #include "core/error.h"
 #include "core/flaggems_record.h"
+#include "core/op_run_dirs.h"
 #include "core/run_identity.h"
 #include "core/version.h"
 #include "core/write_failure.h"
@@ -369,15 +370,7 @@ class BatchSession {
       RecordedOp op{row.op, {}, "failed", row.error};
       if (row.state == OpState::kOk) op.outcome = "passed";
       if (row.state == OpState::kDismissed) op.outcome = "skipped";
-      // The dtype-by-dtype reruns of an op whose all-dtypes run failed supersede that run.
-      std::vector<std::filesystem::path> alone;
-      std::error_code ec;
-      for (const auto& entry :
-           std::filesystem::directory_iterator(dir_.op_dir(row.op) / "dtypes", ec)) {
-        alone.push_back(entry.path());
-      }
-      std::sort(alone.begin(), alone.end());
-      op.run_dirs = alone.empty() ? std::vector{dir_.op_dir(row.op)} : alone;
+      op.run_dirs = final_run_dirs(dir_.op_dir(row.op));
       ops.push_back(std::move(op));
     }
     write_batch_record(dir_.root(), plan_.knobs.record, ops);

@@ -9,6 +9,7 @@
 
 #include "batch/parallel_warmup.h"
 #include "core/dtype.h"
+#include "core/op_run_dirs.h"
 #include "core/result_row.h"
 
 namespace caliber {
@@ -144,7 +145,7 @@ OpStatus OpRunner::run(const OpEntry& op, Lane& lane) const {
     for (const auto& dtype : dtypes) {
       RunRequest alone = base_request(op);
       alone.dtypes = {dtype};
-      alone.out_dir = alone.out_dir / "dtypes" / dtype;
+      alone.out_dir = dtype_rerun_dir(alone.out_dir, dtype);
       alone.timeout_s = op_timeout_s(plan_.options, op.shape_count, 1);
       OpState result = run_with_retries(alone, lane, false).back().state;
       if (result == OpState::kInterrupted) {

@@ -28,7 +28,7 @@ std::vector<std::string> distinct_markers(const std::vector<ResultRow>& rows) {
 
 void RunLogSink::do_begin(const RunIdentity& identity, const std::string& banner) {
   cache_ = identity.cache;
-  dir_.append_log(banner);
+  dir_.start_log(banner);
 }
 
 void RunLogSink::do_dtype_done(const DtypeRows& table) {

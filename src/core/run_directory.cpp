@@ -37,6 +37,16 @@ void RunDirectory::write_shapes(const std::string& yaml) const {
   write_file_atomic(shapes_path(), yaml);
 }
 
+void RunDirectory::start_results() const {
+  std::error_code ec;
+  std::filesystem::remove(results_path(), ec);
+  if (ec) throw_write_failure(results_path().string(), ec.value());
+}
+
+void RunDirectory::start_log(const std::string& text) const {
+  write_file_atomic(log_path(), strip_ansi(text));
+}
+
 void RunDirectory::append_result(const ResultRow& row) const {
   append_line_durable(results_path(), to_jsonl_line(row));
 }

@@ -26,6 +26,11 @@ class RunDirectory {
 
   void write_identity(const RunIdentity& identity) const;
   void write_shapes(const std::string& yaml) const;
+  // A run's line files hold that run alone: starting one drops the rows and replaces the log an
+  // earlier run left here (a batch's attempt killed at its timeout, a second run into one --out),
+  // which the new run's identity would otherwise claim as its own.
+  void start_results() const;
+  void start_log(const std::string& text) const;
   void append_result(const ResultRow& row) const;
   // Appends text to run.log with every ANSI escape removed.
   void append_log(const std::string& text) const;

@@ -8,7 +8,8 @@
 namespace caliber {
 
 // The machine-readable part of a run directory: run_identity.json (written at the start and
-// again with the end time), shapes.yaml, and results.jsonl one row at a time as it is measured.
+// again with the end time), shapes.yaml, and results.jsonl one row at a time as it is measured
+// (the rows of this run only).
 class RunDirectorySink final : public RunSink {
  public:
   RunDirectorySink(const RunDirectory& dir, std::string shapes_yaml)
@@ -18,6 +19,7 @@ class RunDirectorySink final : public RunSink {
   void do_begin(const RunIdentity& identity, const std::string&) override {
     dir_.write_identity(identity);
     dir_.write_shapes(shapes_yaml_);
+    dir_.start_results();
   }
   void do_case_rows(const std::vector<ResultRow>& rows) override {
     for (const auto& row : rows) dir_.append_result(row);

@@ -8,6 +8,7 @@
 
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/op_run_dirs.h"
 #include "report/flaggems_log.h"
 
 namespace caliber {
@@ -74,12 +75,16 @@ RunCollection load_run_collection(const std::string& path) {
         path);
   }
   if (fs::is_directory(root / "ops")) {
-    std::vector<fs::path> dirs;
+    std::vector<fs::path> ops;
     for (const auto& entry : fs::directory_iterator(root / "ops")) {
-      if (entry.is_directory() && is_run_directory(entry.path())) dirs.push_back(entry.path());
+      if (entry.is_directory()) ops.push_back(entry.path());
     }
-    std::sort(dirs.begin(), dirs.end());
-    for (const auto& dir : dirs) load_run_directory(dir, out);
+    std::sort(ops.begin(), ops.end());
+    for (const auto& op : ops) {
+      for (const auto& dir : final_run_dirs(op)) {
+        if (is_run_directory(dir)) load_run_directory(dir, out);
+      }
+    }
   }
   if (fs::exists(root / "ops_status.csv")) {
     out.op_statuses = read_ops_status((root / "ops_status.csv").string());

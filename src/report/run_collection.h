@@ -37,7 +37,8 @@ struct RunCollection {
 };
 
 // Reads a run directory (results.jsonl, else run.log in FlagGems' wording) or a batch directory
-// (ops/<op>/ run directories plus ops_status.csv). Anything else is a usage error.
+// (ops/<op>/ run directories, an op's dtype reruns in its stead, plus ops_status.csv). Anything
+// else is a usage error.
 RunCollection load_run_collection(const std::string& path);
 
 // How a row's shape is shown and matched: the Size Detail when there is one, else the shapes.

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "batch_harness.h"
+#include "core/result_row.h"
 
 namespace caliber {
 namespace {
@@ -39,6 +40,18 @@ TEST_F(RealBinaryBatch, ClassifiesEveryFaultOp) {
   EXPECT_EQ(s["selftest_dtype_fail"].state, OpState::kPartial);
   EXPECT_EQ(s["selftest_dtype_fail"].dtypes_failed, (std::vector<std::string>{"float16"}));
   EXPECT_EQ(s["selftest_orphan"].state, OpState::kOk);
+}
+
+// The retry's rows replace the failed attempt's (on an H100 a retried op once held both
+// attempts' rows, 52 candidate rows for 26 cases); the failed attempt's log stays.
+TEST_F(RealBinaryBatch, ARetriedOpKeepsOnlyTheRowsOfItsLastAttempt) {
+  h_.run({"--ops", "selftest_flaky", "--dtypes", "float32", "--timeout-s", "20", "--retries", "2"});
+  ASSERT_EQ(h_.status()["selftest_flaky"].attempts, 2) << h_.output();
+  const std::filesystem::path op = h_.out() / "ops" / "selftest_flaky";
+  std::vector<ResultRow> rows = read_results_jsonl((op / "results.jsonl").string());
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].status, RowStatus::kSuccess);
+  EXPECT_TRUE(std::filesystem::exists(op / "attempt-1.log"));
 }
 
 TEST_F(RealBinaryBatch, WorkerModeClassifiesEveryFaultOp) {

@@ -394,6 +394,25 @@ TEST_F(RunCommand, AShardRunsItsShareOfTheCases) {
   EXPECT_EQ(seen.size(), 2u);  // the two shards split the cases between them
 }
 
+// A batch retries an op into the directory its killed attempt wrote; the rows there are the
+// retry's alone, as the identity beside them says.
+TEST_F(RunCommand, ASecondRunIntoOneDirectoryReplacesTheFirstsRowsAndLog) {
+  const auto run_dir = out("twice");
+  ASSERT_EQ(
+      run(std::string(kQuick) + " --op mm --dtypes float32 --out " + run_dir.string()).exit_code,
+      0);
+  ASSERT_EQ(results(run_dir).size(), 2u);  // mm has two CPU shapes
+  RunCommandOutcome r =
+      run(std::string(kQuick) + " --op mm --dtypes float16 --out " + run_dir.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  auto rows = results(run_dir);
+  ASSERT_EQ(rows.size(), 2u);
+  for (const auto& row : rows) EXPECT_EQ(row.dtype, "float16");
+  const std::string log = slurp(run_dir / "run.log");
+  EXPECT_EQ(count_lines_starting(log, "caliber run mm"), 1) << log;
+  EXPECT_THAT(log, Not(HasSubstr("dtype=torch.float32")));
+}
+
 // The H200 core screen (2026-11-29) ran eye and one_hot out of device memory at shapes that
 // FlagGems' own tests skip: the run leaves them out and says so, in the terminal and run.log.
 TEST_F(RunCommand, SaysWhichShapesTheOpLeftOut) {

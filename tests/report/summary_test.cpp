@@ -91,6 +91,29 @@ TEST(Summary, BatchListsDismissedOpsWithTheirReason) {
   EXPECT_EQ(t.at(u, "error"), "host sync inside, see dismiss list");
 }
 
+// An op whose all-dtypes run failed was run again dtype by dtype; those runs' rows are the op's,
+// not the failed run's (on an H100, 17 of piece 1's ops).
+TEST(Summary, AnOpsDtypeRerunsStandInForItsFailedRun) {
+  TempDir dir("caliber-summary-reruns");
+  const auto op = dir / "batch" / "ops" / "mm";
+  ResultRow failed = test_row("mm", "blas", {});
+  failed.status = RowStatus::kFailed;
+  write_run(op, test_identity(), {failed, test_row("mm", "blas", {9, 9, 9})});
+  for (const char* dtype : {"float32", "float16"}) {
+    ResultRow row = test_row("mm", "blas", {1, 1, 1});
+    row.dtype = dtype;
+    write_run(op / "dtypes" / dtype, test_identity(), {row});
+  }
+  auto t = summary_of({(dir / "batch").string()});
+  ASSERT_EQ(t.size(), 2u);
+  EXPECT_EQ(t.at(0, "dtype"), "float16");
+  EXPECT_EQ(t.at(1, "dtype"), "float32");
+  for (size_t i = 0; i < t.size(); ++i) {
+    EXPECT_EQ(t.at(i, "median_ms"), "1");
+    EXPECT_EQ(t.at(i, "source"), (op / "dtypes" / t.at(i, "dtype")).string());
+  }
+}
+
 TEST(Summary, KernelRowsCarryTheirActivityCountsAndKernelOnlyTime) {
   TempDir dir("caliber-summary-kernel");
   ResultRow sort = test_row("sort", "sort", {0.0913});
