@@ -26,8 +26,9 @@ left() { echo $((deadline - ($(date +%s) - start) - 25)); }
 say "configure + build"
 # CALIBER_SKIP_BUILD=1 skips configure and build alike (a stage that needs no caliber, or a warm
 # machine whose build is current).
-# Line tables only (-g1): a crash report's frames keep their file and line, and each compile is
-# about a quarter shorter than with full debug info (-g), which a fresh machine pays every call.
+# Line tables only (-g1): a crash report's frames keep their file and line, and the compiles a
+# fresh machine pays every call are about a third shorter than with full debug info (-g;
+# bench/compile_debug_info.sh).
 if [ "${CALIBER_SKIP_BUILD:-}" != 1 ]; then
   cmake -S "$here" -B "$build" -G Ninja -DCALIBER_PYTHON="$(command -v python3)" -DCALIBER_CUDA=ON \
     -DCMAKE_CUDA_ARCHITECTURES=90 -DTORCH_CUDA_ARCH_LIST=9.0 -DCALIBER_BUILD_TESTS=OFF \
