@@ -39,6 +39,15 @@ if [ "${CALIBER_SKIP_BUILD:-}" != 1 ]; then
   # Which C++ runtime the binary loads (the device builds with /opt/gcc's GCC 13): a crash report's
   # frames in libstdc++ are read against this one.
   ldd "$caliber" | grep -E "libstdc\+\+|libgcc_s" >>"$OUT/work/build.log" 2>&1 || true
+  # And which library its std::filesystem calls bind to (libtorch.so exports copies of them; the
+  # link names libstdc++ first so that they bind there, which the H100 image's build did not do):
+  # bindings per library, and the first entries of the binary's NEEDED list.
+  {
+    LD_BIND_NOW=1 LD_DEBUG=bindings "$caliber" --version 2>&1 |
+      grep -E "binding file [^ ]*caliber .*10filesystem" |
+      sed -E 's/.* to ([^ ]+) .*/std::filesystem of caliber bound to \1/' | sort | uniq -c
+    readelf -d "$caliber" | grep NEEDED | head -4
+  } >>"$OUT/work/build.log" 2>&1 || true
 fi
 
 timed() {  # timed NAME CMD...: runs CMD, its output in work/<stage>/NAME.txt, wall time reported

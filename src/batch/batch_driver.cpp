@@ -26,6 +26,7 @@
 #include "core/atomic_file.h"
 #include "core/data_paths.h"
 #include "core/error.h"
+#include "core/file_tree.h"
 #include "core/flaggems_record.h"
 #include "core/op_run_dirs.h"
 #include "core/run_identity.h"
@@ -140,7 +141,7 @@ size_t reset_op_dir(const std::filesystem::path& op_dir, bool keep_warmup) {
     stale.push_back(entry.path());
   }
   // Removed once the listing is done: the directory is not read while it changes.
-  for (const auto& path : stale) std::filesystem::remove_all(path, ec);
+  for (const auto& path : stale) remove_tree(path, ec);
   return stale.size();
 }
 

@@ -15,6 +15,7 @@
 #include "batch/slurm_sweep.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/file_tree.h"
 #include "core/ops_status.h"
 #include "core/run_identity.h"
 #include "core/text_util.h"
@@ -112,8 +113,8 @@ void link_ops(const SlurmLayout& layout, const std::vector<std::pair<std::string
   fs::path next = layout.out / "ops.merging";
   fs::path old = layout.out / "ops.replaced";
   std::error_code ec;
-  fs::remove_all(next, ec);
-  fs::remove_all(old, ec);
+  remove_tree(next, ec);
+  remove_tree(old, ec);
   fs::create_directories(next);
   for (const auto& [op, shard] : ops) {
     fs::path target = layout.shard_dir(shard) / "ops" / op;
@@ -124,7 +125,7 @@ void link_ops(const SlurmLayout& layout, const std::vector<std::pair<std::string
   }
   if (fs::exists(layout.out / "ops", ec)) fs::rename(layout.out / "ops", old);
   fs::rename(next, layout.out / "ops");
-  fs::remove_all(old, ec);
+  remove_tree(old, ec);
 }
 
 }  // namespace

@@ -133,6 +133,23 @@ TEST(BatchResume, AnOpCutInItsDtypeRerunsIsClearedAndRunsAgain) {
   EXPECT_EQ(read_results_jsonl((op / "results.jsonl").string()).size(), rows);
 }
 
+// The same resume in a process where libtorch.so's copy of std::filesystem::remove_all wins the
+// binding (LD_PRELOAD puts it first, as the H100 image's build of caliber had it): that copy
+// jumps to address 0 on a non-empty directory (pytorch/pytorch#133437), which killed the H100
+// resumes of piece 0 in the twenty-eighth, thirty-first and thirty-eighth sessions.
+TEST(BatchResume, ALeftoverTreeIsClearedWhereLibtorchsRemoveAllWouldWin) {
+  BatchHarness h("libtorchfs");
+  EXPECT_EQ(h.run({"--ops", "ok_a"}), 0) << h.output();
+  const std::filesystem::path op = h.out() / "ops" / "ok_a";
+  std::filesystem::remove(op / ".complete");
+  write_file_atomic(op / "dtypes" / "float16" / "results.jsonl", "left by a cut run\n");
+  h.set_env("LD_PRELOAD", CALIBER_LIBTORCH);
+
+  EXPECT_EQ(h.run({"--ops", "ok_a"}), 0) << h.output();
+  EXPECT_EQ(h.status()["ok_a"].state, OpState::kOk);
+  EXPECT_FALSE(std::filesystem::exists(op / "dtypes")) << "the cut run's reruns survived";
+}
+
 TEST(BatchResume, RefusesToResumeWithOtherKnobs) {
   BatchHarness h("otherknobs");
   EXPECT_EQ(h.run({"--ops", "ok_a", "--dtypes", "float32"}), 0);
