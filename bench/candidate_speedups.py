@@ -19,16 +19,20 @@ from pathlib import Path
 from screen_profile import rows_by_op
 
 
+UNFINISHED = ("pending", "interrupted", "task_ended", "dismissed")
+
+
 def finished(root):
-    """Ops whose run a screen finished (ok or failed), or None for a directory without
-    ops_status.csv. A cut batch leaves an op interrupted or pending, and an op that a later call
-    left out (SKIP_OPS) is not listed at all; either may keep rows of an unfinished attempt,
-    which a resumed batch throws away, so they are not counted."""
+    """Ops whose run a screen finished (ok, partial, failed or another final state), or None for
+    a directory without ops_status.csv. A cut batch leaves an op interrupted or pending (a Slurm
+    task's end, task_ended), and an op that a later call left out (SKIP_OPS) is not listed at
+    all; either may keep rows of an unfinished attempt, which a resumed batch throws away, so
+    they are not counted."""
     status = Path(root) / "ops_status.csv"
     if not status.exists():
         return None
     with open(status, newline="") as f:
-        return {r["op"] for r in csv.DictReader(f) if r["status"] in ("ok", "failed")}
+        return {r["op"] for r in csv.DictReader(f) if r["status"] not in UNFINISHED}
 
 
 def load(spec):
