@@ -7,6 +7,7 @@
 #include <set>
 #include <thread>
 
+#include "batch/candidate_failures.h"
 #include "batch/parallel_warmup.h"
 #include "core/dtype.h"
 #include "core/op_run_dirs.h"
@@ -106,6 +107,11 @@ std::vector<AttemptOutcome> OpRunner::run_with_retries(RunRequest request, Lane&
     dir_.log(fmt::format("{} ({}) attempt {} on device {} in {}: {} after {:.1f} s{}", request.op,
                          what, n, lane.device(), in_worker ? "worker" : "process",
                          to_string(a.state), a.wall_s, a.error.empty() ? "" : ": " + a.error));
+    if (auto split = candidate_only_failures(a, request.out_dir, request.dtypes)) {
+      dir_.log(fmt::format("{} ({}): only the candidate's rows failed ({}), so no retry",
+                           request.op, what, fmt::join(split->failed, ",")));
+      break;
+    }
   }
   if (attempts.empty()) {
     AttemptOutcome interrupted;
@@ -140,6 +146,11 @@ OpStatus OpRunner::run(const OpEntry& op, Lane& lane) const {
 
   if (last.state == OpState::kOk) {
     status.dtypes_passed = dtypes;
+  } else if (auto split = candidate_only_failures(last, all.out_dir, dtypes)) {
+    // The rows already say which dtypes the candidate failed; alone they would fail the same.
+    status.dtypes_passed = split->passed;
+    status.dtypes_failed = split->failed;
+    if (!split->passed.empty()) status.state = OpState::kPartial;
   } else if (last.state != OpState::kInterrupted && last.state != OpState::kBadInput &&
              dtypes.size() > 1) {
     for (const auto& dtype : dtypes) {

@@ -63,8 +63,34 @@ behave() {
     slow_*) sleep "${FAKE_SLOW_S:-0.3}" ;;
   esac
   if [ "$tuner" = record ] && [ -n "$tuner_file" ]; then write_records "$tuner_file" "${shard:-0/1}"; fi
+  if [ -n "$FAKE_CANDIDATE_FAILS" ]; then
+    write_candidate_results "$op" "$out" "${dtypes:-float16,float32,bfloat16}"
+    return $?
+  fi
   write_results "$op" "$out" "${dtypes:-float16,float32,bfloat16}"
   return 0
+}
+
+# A run with a candidate: a baseline and a candidate row per dtype, the candidate's FAILED in the
+# dtypes FAKE_CANDIDATE_FAILS names; the end line `caliber run` prints, and its exit code.
+write_candidate_results() {
+  local op=$1 out=$2 dtypes=$3 rows=0 failed=0 status
+  mkdir -p "$out"
+  : >"$out/results.jsonl"
+  for dtype in ${dtypes//,/ }; do
+    status=SUCCESS
+    case ",$FAKE_CANDIDATE_FAILS," in *,$dtype,*) status=FAILED; failed=$((failed + 1)) ;; esac
+    echo "{\"op\":\"$op\",\"dtype\":\"$dtype\",\"provider\":\"baseline\",\"status\":\"SUCCESS\"}" \
+      >>"$out/results.jsonl"
+    echo "{\"op\":\"$op\",\"dtype\":\"$dtype\",\"provider\":\"python:toy\",\"status\":\"$status\"}" \
+      >>"$out/results.jsonl"
+    rows=$((rows + 2))
+  done
+  echo "{\"op\":\"$op\"}" >"$out/run_identity.json"
+  local code=0
+  [ "$failed" -gt 0 ] && code=1
+  echo "caliber run end 2026-12-07T00:00:00Z: $rows rows, $failed failed, wall 0.1 s, exit $code"
+  return $code
 }
 
 ops_json() {
