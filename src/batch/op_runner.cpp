@@ -107,6 +107,9 @@ std::vector<AttemptOutcome> OpRunner::run_with_retries(RunRequest request, Lane&
     dir_.log(fmt::format("{} ({}) attempt {} on device {} in {}: {} after {:.1f} s{}", request.op,
                          what, n, lane.device(), in_worker ? "worker" : "process",
                          to_string(a.state), a.wall_s, a.error.empty() ? "" : ": " + a.error));
+    // A worker's run may fail for what earlier ops left in its process (memory, a candidate's
+    // state): that one still gets its retry in a fresh process.
+    if (in_worker) continue;
     if (auto split = candidate_only_failures(a, request.out_dir, request.dtypes)) {
       dir_.log(fmt::format("{} ({}): only the candidate's rows failed ({}), so no retry",
                            request.op, what, fmt::join(split->failed, ",")));
@@ -138,6 +141,7 @@ OpStatus OpRunner::run(const OpEntry& op, Lane& lane) const {
   std::vector<AttemptOutcome> attempts =
       run_with_retries(all, lane, plan_.isolation == Isolation::kWorker);
   const AttemptOutcome& last = attempts.back();
+  const bool last_in_worker = plan_.isolation == Isolation::kWorker && attempts.size() == 1;
   status.attempts = static_cast<int>(attempts.size());
   status.exit_code = last.exit_code;
   status.signal = last.signal != 0 ? signal_name(last.signal) : "";
@@ -146,7 +150,8 @@ OpStatus OpRunner::run(const OpEntry& op, Lane& lane) const {
 
   if (last.state == OpState::kOk) {
     status.dtypes_passed = dtypes;
-  } else if (auto split = candidate_only_failures(last, all.out_dir, dtypes)) {
+  } else if (auto split = last_in_worker ? std::nullopt
+                                         : candidate_only_failures(last, all.out_dir, dtypes)) {
     // The rows already say which dtypes the candidate failed; alone they would fail the same.
     status.dtypes_passed = split->passed;
     status.dtypes_failed = split->failed;

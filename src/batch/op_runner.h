@@ -11,9 +11,9 @@
 namespace caliber {
 
 // Takes one op from start to a final status on a lane: the all-dtypes run with its retries,
-// then, when that failed, each dtype alone (the two-level dtype fallback). A run that ended with
-// only its candidate's rows failed is neither retried nor split: its rows give each dtype's
-// outcome (batch/candidate_failures.h).
+// then, when that failed, each dtype alone (the two-level dtype fallback). A run in a fresh process
+// that ended with only its candidate's rows failed is neither retried nor split: its rows give
+// each dtype's outcome (batch/candidate_failures.h).
 class OpRunner {
  public:
   OpRunner(const BatchPlan& plan, BatchDirectory& dir, const std::atomic<bool>& stop)
