@@ -1,6 +1,5 @@
 #include "batch/candidate_failures.h"
 
-#include <algorithm>
 #include <map>
 
 #include "core/result_row.h"

@@ -7,7 +7,6 @@
 #include <set>
 #include <thread>
 
-#include "batch/candidate_failures.h"
 #include "batch/parallel_warmup.h"
 #include "core/dtype.h"
 #include "core/op_run_dirs.h"
@@ -88,9 +87,10 @@ RunRequest OpRunner::base_request(const OpEntry& op) const {
   return r;
 }
 
-std::vector<AttemptOutcome> OpRunner::run_with_retries(RunRequest request, Lane& lane,
-                                                       bool first_in_worker) const {
-  std::vector<AttemptOutcome> attempts;
+OpRunner::Attempts OpRunner::run_with_retries(RunRequest request, Lane& lane, bool first_in_worker,
+                                              const std::vector<std::string>& dtypes) const {
+  Attempts out;
+  std::vector<AttemptOutcome>& attempts = out.outcomes;
   std::string what = request.dtypes.empty()
                          ? std::string("all dtypes")
                          : fmt::format("dtypes {}", fmt::join(request.dtypes, ","));
@@ -110,9 +110,10 @@ std::vector<AttemptOutcome> OpRunner::run_with_retries(RunRequest request, Lane&
     // A worker's run may fail for what earlier ops left in its process (memory, a candidate's
     // state): that one still gets its retry in a fresh process.
     if (in_worker) continue;
-    if (auto split = candidate_only_failures(a, request.out_dir, request.dtypes)) {
+    out.candidate_split = candidate_only_failures(a, request.out_dir, dtypes);
+    if (out.candidate_split) {
       dir_.log(fmt::format("{} ({}): only the candidate's rows failed ({}), so no retry",
-                           request.op, what, fmt::join(split->failed, ",")));
+                           request.op, what, fmt::join(out.candidate_split->failed, ",")));
       break;
     }
   }
@@ -121,7 +122,7 @@ std::vector<AttemptOutcome> OpRunner::run_with_retries(RunRequest request, Lane&
     interrupted.state = OpState::kInterrupted;
     attempts.push_back(interrupted);
   }
-  return attempts;
+  return out;
 }
 
 OpStatus OpRunner::run(const OpEntry& op, Lane& lane) const {
@@ -138,10 +139,9 @@ OpStatus OpRunner::run(const OpEntry& op, Lane& lane) const {
   }
   RunRequest all = base_request(op);
   all.timeout_s = op_timeout_s(plan_.options, op.shape_count, dtypes.empty() ? 3 : dtypes.size());
-  std::vector<AttemptOutcome> attempts =
-      run_with_retries(all, lane, plan_.isolation == Isolation::kWorker);
+  Attempts run = run_with_retries(all, lane, plan_.isolation == Isolation::kWorker, dtypes);
+  const std::vector<AttemptOutcome>& attempts = run.outcomes;
   const AttemptOutcome& last = attempts.back();
-  const bool last_in_worker = plan_.isolation == Isolation::kWorker && attempts.size() == 1;
   status.attempts = static_cast<int>(attempts.size());
   status.exit_code = last.exit_code;
   status.signal = last.signal != 0 ? signal_name(last.signal) : "";
@@ -150,12 +150,11 @@ OpStatus OpRunner::run(const OpEntry& op, Lane& lane) const {
 
   if (last.state == OpState::kOk) {
     status.dtypes_passed = dtypes;
-  } else if (auto split = last_in_worker ? std::nullopt
-                                         : candidate_only_failures(last, all.out_dir, dtypes)) {
+  } else if (run.candidate_split) {
     // The rows already say which dtypes the candidate failed; alone they would fail the same.
-    status.dtypes_passed = split->passed;
-    status.dtypes_failed = split->failed;
-    if (!split->passed.empty()) status.state = OpState::kPartial;
+    status.dtypes_passed = run.candidate_split->passed;
+    status.dtypes_failed = run.candidate_split->failed;
+    if (!status.dtypes_passed.empty()) status.state = OpState::kPartial;
   } else if (last.state != OpState::kInterrupted && last.state != OpState::kBadInput &&
              dtypes.size() > 1) {
     for (const auto& dtype : dtypes) {
@@ -163,7 +162,7 @@ OpStatus OpRunner::run(const OpEntry& op, Lane& lane) const {
       alone.dtypes = {dtype};
       alone.out_dir = dtype_rerun_dir(alone.out_dir, dtype);
       alone.timeout_s = op_timeout_s(plan_.options, op.shape_count, 1);
-      OpState result = run_with_retries(alone, lane, false).back().state;
+      OpState result = run_with_retries(alone, lane, false, alone.dtypes).outcomes.back().state;
       if (result == OpState::kInterrupted) {
         status.state = OpState::kInterrupted;
         break;

@@ -1,9 +1,13 @@
 #pragma once
 
 #include <atomic>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "batch/batch_directory.h"
 #include "batch/batch_plan.h"
+#include "batch/candidate_failures.h"
 #include "batch/lane.h"
 #include "batch/op_catalog.h"
 #include "core/ops_status.h"
@@ -22,9 +26,15 @@ class OpRunner {
   OpStatus run(const OpEntry& op, Lane& lane) const;
 
  private:
-  // Attempts one run request until it succeeds or should_retry says stop; logs each attempt.
-  std::vector<AttemptOutcome> run_with_retries(RunRequest request, Lane& lane,
-                                               bool first_in_worker) const;
+  struct Attempts {
+    std::vector<AttemptOutcome> outcomes;
+    // Set when the last attempt, in a fresh process, ended with only candidate rows failed.
+    std::optional<DtypeSplit> candidate_split;
+  };
+  // Attempts one run request, whose run covers `dtypes`, until it succeeds, should_retry says
+  // stop or only the candidate's rows failed; logs each attempt.
+  Attempts run_with_retries(RunRequest request, Lane& lane, bool first_in_worker,
+                            const std::vector<std::string>& dtypes) const;
   RunRequest base_request(const OpEntry& op) const;
 
   const BatchPlan& plan_;
