@@ -12,6 +12,7 @@ has a speedup, the geometric mean of those speedups (torch latency / candidate l
 row's own baseline measured in the same process), and the candidate rows NOT_COVERED or failed.
 """
 import csv
+import json
 import statistics
 import sys
 from pathlib import Path
@@ -24,13 +25,26 @@ UNFINISHED = ("pending", "interrupted", "task_ended", "dismissed")
 
 def finished(root):
     """Ops whose run a screen finished (ok, partial, failed or another final state), or None for
-    a directory without ops_status.csv. A cut batch leaves an op interrupted or pending (a Slurm
-    task's end, task_ended), and an op that a later call left out (SKIP_OPS) is not listed at
-    all; either may keep rows of an unfinished attempt, which a resumed batch throws away, so
-    they are not counted."""
-    status = Path(root) / "ops_status.csv"
-    if not status.exists():
-        return None
+    a directory with neither completion markers nor ops_status.csv. A cut batch leaves an op
+    interrupted or pending (a Slurm task's end, task_ended); either may keep rows of an
+    unfinished attempt, which a resumed batch throws away, so they are not counted.
+    Each op's ops/<op>/.complete marker is read first: it is what the batch resumes from, and it
+    outlives a later call. ops_status.csv lists only the ops of the directory's last batch, so an
+    ONLY_OPS call into a piece's directory (fgc_1x) would otherwise hide the ops its earlier
+    calls finished. ops_status.csv serves a directory without markers (a Slurm merge's view)."""
+    root = Path(root)
+    done = set()
+    markers = list(root.glob("ops/*/.complete"))
+    for marker in markers:
+        try:
+            state = json.loads(marker.read_text())
+        except ValueError:
+            continue  # the batch redoes an op whose marker it cannot read; so do we
+        if state.get("status") not in UNFINISHED:
+            done.add(state.get("op", marker.parent.name))
+    status = root / "ops_status.csv"
+    if markers or not status.exists():
+        return done if markers else None
     with open(status, newline="") as f:
         return {r["op"] for r in csv.DictReader(f) if r["status"] not in UNFINISHED}
 
