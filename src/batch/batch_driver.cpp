@@ -103,6 +103,7 @@ nlohmann::json identity_json(const BatchPlan& plan, const Selection& selection) 
            {{"fixed_s", o.timeout_s},
             {"base_s", o.timeout_base_s},
             {"per_case_s", o.timeout_per_case_s},
+            {"stretch", o.timeout_stretch},
             {"kill_grace_s", o.kill_grace_s}}},
           {"child_binary", plan.child_binary.string()},
           {"child_flags", plan.child_flags},

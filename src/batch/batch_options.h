@@ -38,6 +38,10 @@ struct BatchOptions {
   double timeout_s = 0;  // > 0: a fixed per-op timeout instead of the scaled one
   double timeout_base_s = 60;
   double timeout_per_case_s = 5;  // per shape and dtype
+  // The timeout bounds the time without a measured case: each row a run writes restarts it, up
+  // to this many times the timeout in all (1: a fixed deadline). A hang still ends within a
+  // timeout of its last row; a slow first call that keeps producing rows is not killed.
+  double timeout_stretch = 3;
   double kill_grace_s = 5;
   // A worker whose resident set has grown by more than this since its first op is replaced by
   // a fresh one (0: never). A worker grows with each new op (docs/results.md gives how much over

@@ -12,6 +12,7 @@
 #include <map>
 #include <thread>
 
+#include "batch/deadline.h"
 #include "core/error.h"
 
 extern char** environ;
@@ -247,14 +248,19 @@ std::optional<ChildExit> ChildProcess::poll() {
   return out;
 }
 
-ChildExit ChildProcess::wait(Clock::time_point deadline, const std::atomic<bool>& stop,
-                             double grace_s) {
+ChildExit ChildProcess::wait(Deadline& deadline, const std::atomic<bool>& stop, double grace_s) {
   while (true) {
     if (auto done = poll()) return *done;
     if (stop.load()) return kill(ChildExit::How::kInterrupted, grace_s);
-    if (Clock::now() >= deadline) return kill(ChildExit::How::kTimedOut, grace_s);
+    if (deadline.passed()) return kill(ChildExit::How::kTimedOut, grace_s);
     std::this_thread::sleep_for(kPollInterval);
   }
+}
+
+ChildExit ChildProcess::wait(Clock::time_point deadline, const std::atomic<bool>& stop,
+                             double grace_s) {
+  Deadline fixed = Deadline::at(deadline);
+  return wait(fixed, stop, grace_s);
 }
 
 ChildExit ChildProcess::kill(ChildExit::How how, double grace_s) {

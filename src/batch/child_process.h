@@ -32,6 +32,7 @@ struct ChildExit {
 };
 
 using Clock = std::chrono::steady_clock;
+class Deadline;  // batch/deadline.h
 
 // A child in its own session and process group, so that a timeout or an interruption can kill
 // everything it started, grandchildren included. The parent is expected to be a child
@@ -49,8 +50,9 @@ class ChildProcess {
   int stdout_fd() const { return stdout_fd_; }
   void close_stdin();
 
-  // Waits for the child to exit; at `deadline` or when `stop` becomes true, kills its group
+  // Waits for the child to exit; once `deadline` passes or `stop` becomes true, kills its group
   // (SIGTERM, then SIGKILL after `grace_s`). Whatever the outcome, the group is gone after.
+  ChildExit wait(Deadline& deadline, const std::atomic<bool>& stop, double grace_s);
   ChildExit wait(Clock::time_point deadline, const std::atomic<bool>& stop, double grace_s);
 
   // Kills the group now and reaps the child; `how` is what the caller decided happened.

@@ -2,17 +2,10 @@
 
 #include <fmt/format.h>
 
+#include "batch/deadline.h"
 #include "core/process_memory.h"
 
 namespace caliber {
-namespace {
-
-Clock::time_point deadline_after(double seconds) {
-  return Clock::now() +
-         std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
-}
-
-}  // namespace
 
 ChildSpec lane_child_spec(const BatchPlan& plan, int device, std::vector<std::string> argv) {
   ChildSpec spec;
@@ -71,16 +64,18 @@ void Lane::recycle_worker_if_grown(const std::string& last_op) {
   worker_ops_ = 0;
 }
 
-ChildExit Lane::run_process(const RunRequest& request, const FlagValues& flags) {
+ChildExit Lane::run_process(const RunRequest& request, const FlagValues& flags,
+                            Deadline& deadline) {
   finish_retiring();
   ChildSpec spec =
       lane_child_spec(plan_, device_, run_argv(plan_.child_binary, flags, request.shard));
   spec.stdout_path = request.log_path;
   ChildProcess child(spec);
-  return child.wait(deadline_after(request.timeout_s), stop_, plan_.options.kill_grace_s);
+  return child.wait(deadline, stop_, plan_.options.kill_grace_s);
 }
 
-ChildExit Lane::run_in_worker(const RunRequest& request, const FlagValues& flags) {
+ChildExit Lane::run_in_worker(const RunRequest& request, const FlagValues& flags,
+                              Deadline& deadline) {
   if (worker_ && !worker_->alive()) retire_worker();
   if (!worker_) {
     ChildSpec spec = lane_child_spec(plan_, device_, {plan_.child_binary.string(), "worker"});
@@ -89,16 +84,22 @@ ChildExit Lane::run_in_worker(const RunRequest& request, const FlagValues& flags
     worker_ = std::make_unique<WorkerClient>(spec);
   }
   finish_retiring();
-  return worker_->run(worker_request_line(worker_request(flags, request)),
-                      deadline_after(request.timeout_s), stop_, plan_.options.kill_grace_s);
+  return worker_->run(worker_request_line(worker_request(flags, request)), deadline, stop_,
+                      plan_.options.kill_grace_s);
 }
 
 AttemptOutcome Lane::attempt(const RunRequest& request, bool use_worker) {
   std::filesystem::create_directories(request.out_dir);
   FlagValues flags = run_flags(plan_.child_flags, request);
-  ChildExit exit = use_worker ? run_in_worker(request, flags) : run_process(request, flags);
+  Deadline deadline = Deadline::after_progress(request.timeout_s, plan_.options.timeout_stretch,
+                                               request.out_dir / "results.jsonl");
+  ChildExit exit =
+      use_worker ? run_in_worker(request, flags, deadline) : run_process(request, flags, deadline);
   AttemptOutcome outcome =
       classify_exit(exit, request.timeout_s, error_line_from_log(request.log_path));
+  if (exit.how == ChildExit::How::kTimedOut) {
+    outcome.error = deadline.reason() + "; process group killed";
+  }
   if (use_worker && outcome.state != OpState::kOk) retire_worker();
   if (use_worker && worker_) recycle_worker_if_grown(request.op);
   return outcome;

@@ -32,8 +32,8 @@ class Lane {
   void retire_worker();
 
  private:
-  ChildExit run_process(const RunRequest& request, const FlagValues& flags);
-  ChildExit run_in_worker(const RunRequest& request, const FlagValues& flags);
+  ChildExit run_process(const RunRequest& request, const FlagValues& flags, Deadline& deadline);
+  ChildExit run_in_worker(const RunRequest& request, const FlagValues& flags, Deadline& deadline);
   void recycle_worker_if_grown(const std::string& last_op);
   // Waits for a replaced worker's exit (begun when it was replaced): before anything else runs on
   // the device.

@@ -47,6 +47,7 @@ std::vector<std::string> shard_batch_args(const BatchOptions& o) {
   if (o.timeout_s > 0) add("--timeout-s", number(o.timeout_s));
   add("--timeout-base-s", number(o.timeout_base_s));
   add("--timeout-per-case-s", number(o.timeout_per_case_s));
+  add("--timeout-stretch", number(o.timeout_stretch));
   add("--kill-grace-s", number(o.kill_grace_s));
   add("--worker-max-growth-mib", number(o.worker_max_growth_mib));
   if (!o.longest_first) add("--order", "selection");

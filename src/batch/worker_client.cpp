@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <thread>
 
+#include "batch/deadline.h"
 #include "core/worker_protocol.h"
 
 namespace caliber {
@@ -35,7 +36,7 @@ ChildExit WorkerClient::ended(ChildExit::How how_if_running, double grace_s) {
   return process_->kill(how_if_running, grace_s);
 }
 
-ChildExit WorkerClient::run(const std::string& request_line, Clock::time_point deadline,
+ChildExit WorkerClient::run(const std::string& request_line, Deadline& deadline,
                             const std::atomic<bool>& stop, double grace_s) {
   auto started = Clock::now();
   ChildExit out = exchange(request_line, deadline, stop, grace_s);
@@ -43,7 +44,7 @@ ChildExit WorkerClient::run(const std::string& request_line, Clock::time_point d
   return out;
 }
 
-ChildExit WorkerClient::exchange(const std::string& request_line, Clock::time_point deadline,
+ChildExit WorkerClient::exchange(const std::string& request_line, Deadline& deadline,
                                  const std::atomic<bool>& stop, double grace_s) {
   if (!alive_ || !write_all(process_->stdin_fd(), request_line)) {
     // It died between requests; give it a moment to be reaped so its exit says why.
@@ -63,7 +64,7 @@ ChildExit WorkerClient::exchange(const std::string& request_line, Clock::time_po
       continue;  // not an answer (stray output): keep reading
     }
     if (stop.load()) return ended(ChildExit::How::kInterrupted, grace_s);
-    if (Clock::now() >= deadline) return ended(ChildExit::How::kTimedOut, grace_s);
+    if (deadline.passed()) return ended(ChildExit::How::kTimedOut, grace_s);
     pollfd pfd{process_->stdout_fd(), POLLIN, 0};
     int ready = ::poll(&pfd, 1, kPollSliceMs);
     if (ready < 0 && errno != EINTR) return ended(ChildExit::How::kExited, grace_s);

@@ -19,8 +19,8 @@ class WorkerClient {
 
   // The child exit the request amounts to: kExited with the answered exit code, or how the
   // worker itself ended (signal, timeout, interruption) when no answer came.
-  ChildExit run(const std::string& request_line, Clock::time_point deadline,
-                const std::atomic<bool>& stop, double grace_s);
+  ChildExit run(const std::string& request_line, Deadline& deadline, const std::atomic<bool>& stop,
+                double grace_s);
 
   bool alive() const { return alive_; }
   // The worker process's resident set now; nullopt once it is gone.
@@ -38,7 +38,7 @@ class WorkerClient {
   void finish_shutdown(double grace_s);
 
  private:
-  ChildExit exchange(const std::string& request_line, Clock::time_point deadline,
+  ChildExit exchange(const std::string& request_line, Deadline& deadline,
                      const std::atomic<bool>& stop, double grace_s);
   ChildExit ended(ChildExit::How how_if_running, double grace_s);
 

@@ -91,6 +91,9 @@ void add_batch_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--timeout-base-s", o.timeout_base_s, "scaled timeout: seconds per op");
   cmd->add_option("--timeout-per-case-s,--timeout-per-shape-s", o.timeout_per_case_s,
                   "scaled timeout: seconds per shape and dtype");
+  cmd->add_option("--timeout-stretch", o.timeout_stretch,
+                  "the timeout bounds the time without a measured case: each row restarts it, "
+                  "up to this many times the timeout in all (default 3; 1: a fixed deadline)");
   cmd->add_option("--kill-grace-s", o.kill_grace_s, "SIGTERM to SIGKILL grace period");
   cmd->add_option("--worker-max-growth-mib", o.worker_max_growth_mib,
                   "replace a worker whose resident memory grew by more than this since its first "
@@ -161,6 +164,10 @@ void add_batch_command(CLI::App& app, CommandAction& action) {
           {"--worker-max-growth-mib", options.worker_max_growth_mib}};
       for (const auto& [knob, value] : amounts) {
         if (value < 0) throw_usage("{} {:g}: accepted: a number >= 0", knob, value);
+      }
+      if (!(options.timeout_stretch >= 1)) {
+        throw_usage("--timeout-stretch {:g}: accepted: a number >= 1 (1: a fixed deadline)",
+                    options.timeout_stretch);
       }
       if (!in->shard.empty()) options.shard = parse_shard_spec("--shard", in->shard);
       if (launcher == Launcher::kSlurm) {

@@ -129,5 +129,41 @@ TEST(BatchIsolation, KillsTheWholeProcessGroupOfAHungOp) {
   EXPECT_FALSE(testing::group_alive(group));
 }
 
+// A slow first call (FlagGems compiling each dtype's kernels) outlasts the timeout while its rows
+// keep coming: the rows stretch the deadline, so the op ends ok in one attempt.
+TEST(BatchIsolation, RowsThatKeepComingStretchTheTimeout) {
+  BatchHarness h("stretch");
+  h.set_env("FAKE_ROWS", "5");
+  h.set_env("FAKE_ROW_EVERY_S", "0.4");  // 2 s of rows against a 1.5 s timeout, capped at 4.5 s
+  EXPECT_EQ(h.run({"--ops", "rows_a", "--timeout-s", "1.5", "--retries", "0"}), 0) << h.output();
+  EXPECT_EQ(h.status()["rows_a"].state, OpState::kOk);
+  EXPECT_EQ(h.status()["rows_a"].attempts, 1);
+}
+
+TEST(BatchIsolation, AStretchOfOneKeepsTheFixedDeadline) {
+  BatchHarness h("nostretch");
+  h.set_env("FAKE_ROWS", "5");
+  h.set_env("FAKE_ROW_EVERY_S", "0.4");
+  h.run({"--ops", "rows_a", "--timeout-s", "1.5", "--timeout-stretch", "1", "--retries", "0"});
+  OpStatus s = h.status()["rows_a"];
+  EXPECT_EQ(s.state, OpState::kHung);
+  EXPECT_NE(s.error.find("timed out after 2 s;"), std::string::npos) << s.error;  // 1.5, rounded
+  EXPECT_LT(s.wall_s, 1.9);
+}
+
+// A hang after some rows still ends a timeout after the last row, and says so.
+TEST(BatchIsolation, AHangAfterItsRowsEndsATimeoutAfterTheLastRow) {
+  BatchHarness h("rowshang");
+  h.set_env("FAKE_ROWS", "2");
+  h.set_env("FAKE_ROW_EVERY_S", "0.6");  // rows at 0.6 and 1.2 s, then a hang
+  h.set_env("FAKE_HANG_AFTER_ROWS", "1");
+  h.run({"--ops", "rows_a", "--timeout-s", "1.5", "--retries", "0"});
+  OpStatus s = h.status()["rows_a"];
+  EXPECT_EQ(s.state, OpState::kHung);
+  EXPECT_NE(s.error.find("no case measured in its last 2 s"), std::string::npos) << s.error;
+  EXPECT_GT(s.wall_s, 2.4);  // not at the 1.5 s timeout: the second row came at 1.2 s
+  EXPECT_LT(s.wall_s, 4.4);  // nor at the 4.5 s cap
+}
+
 }  // namespace
 }  // namespace caliber

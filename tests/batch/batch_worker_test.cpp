@@ -104,6 +104,15 @@ TEST(BatchWorker, NoGrowthLimitKeepsOneWorker) {
   EXPECT_EQ(BatchHarness::read_or_empty(h.out() / "batch.log").find("recycled"), std::string::npos);
 }
 
+TEST(BatchWorker, AStretchBelowOneIsRefusedNamingTheKnob) {
+  BatchHarness h("bad_stretch");
+  EXPECT_EQ(h.run({"--ops", "ok_a", "--timeout-stretch", "0.5"}), 2);
+  EXPECT_NE(h.output().find("--timeout-stretch 0.5: accepted: a number >= 1"), std::string::npos)
+      << h.output();
+  EXPECT_TRUE(h.calls("run op=").empty());
+  EXPECT_TRUE(h.calls("worker-start").empty());
+}
+
 TEST(BatchWorker, ANegativeGrowthLimitIsRefusedNamingTheKnob) {
   BatchHarness h("worker_bad_limit");
   EXPECT_EQ(h.run({"--isolation", "worker", "--ops", "ok_a", "--worker-max-growth-mib", "-5"}), 2);

@@ -60,12 +60,14 @@ TEST(SlurmScript, ShardArgumentsCarryTheKnobsButNotTheOutDirectory) {
   o.knob_flags["out_dir"] = "/somewhere";
   o.selection.families = {"norm", "softmax"};
   o.retries = 1;
+  o.timeout_stretch = 2.5;
   std::vector<std::string> args = shard_batch_args(o);
   std::string joined;
   for (const auto& a : args) joined += a + " ";
   EXPECT_NE(joined.find("--timer direct "), std::string::npos) << joined;
   EXPECT_NE(joined.find("--family norm,softmax "), std::string::npos) << joined;
   EXPECT_NE(joined.find("--retries 1 "), std::string::npos) << joined;
+  EXPECT_NE(joined.find("--timeout-stretch 2.5 "), std::string::npos) << joined;
   EXPECT_EQ(joined.find("/somewhere"), std::string::npos) << joined;
 }
 

@@ -61,6 +61,16 @@ behave() {
       sleep 600 &
       echo $! >"$state/orphan.pid" ;;
     slow_*) sleep "${FAKE_SLOW_S:-0.3}" ;;
+    rows_*)
+      # A run that measures a case every FAKE_ROW_EVERY_S, FAKE_ROWS of them (a slow first call
+      # still writing rows), then hangs when FAKE_HANG_AFTER_ROWS=1.
+      mkdir -p "$out"
+      : >"$out/results.jsonl"
+      for _ in $(seq "${FAKE_ROWS:-3}"); do
+        sleep "${FAKE_ROW_EVERY_S:-0.3}"
+        echo "{\"op\":\"$op\",\"dtype\":\"float32\",\"status\":\"SUCCESS\"}" >>"$out/results.jsonl"
+      done
+      [ "$FAKE_HANG_AFTER_ROWS" = 1 ] && sleep 600 ;;
   esac
   if [ "$tuner" = record ] && [ -n "$tuner_file" ]; then write_records "$tuner_file" "${shard:-0/1}"; fi
   if [ -n "$FAKE_CANDIDATE_FAILS" ]; then
@@ -100,6 +110,8 @@ ops_json() {
   for i in 1 2 3 4 5 6; do
     list+=",{\"name\":\"slow_$i\",\"family\":\"pointwise\",\"dtypes\":[\"float32\"],\"shape_count\":1}"
   done
+  # Listed only for the tests that set FAKE_ROWS, so the other tests' op counts stay.
+  [ -n "$FAKE_ROWS" ] && list+=',{"name":"rows_a","family":"pointwise","dtypes":["float32"],"shape_count":1}'
   list+=',{"name":"mm","family":"BLAS","dtypes":["float16","float32"],"shape_count":6}'
   if [ "$CALIBER_SELFTEST" = 1 ]; then
     list+=',{"name":"leak_a","family":"pointwise","dtypes":["float32"],"shape_count":1}'
