@@ -42,9 +42,11 @@ def finished(root):
             continue  # the batch redoes an op whose marker it cannot read; so do we
         if state.get("status") not in UNFINISHED:
             done.add(state.get("op", marker.parent.name))
+    if markers:
+        return done
     status = root / "ops_status.csv"
-    if markers or not status.exists():
-        return done if markers else None
+    if not status.exists():
+        return None
     with open(status, newline="") as f:
         return {r["op"] for r in csv.DictReader(f) if r["status"] not in UNFINISHED}
 

@@ -47,8 +47,8 @@ if [ "${CALIBER_SKIP_BUILD:-}" != 1 ]; then
       grep -E "binding file [^ ]*caliber .*10filesystem" |
       sed -E 's/.* to ([^ ]+) .*/std::filesystem of caliber bound to \1/' | sort | uniq -c
     readelf -d "$caliber" | grep NEEDED | grep -nE '' | grep -E '^[1-4]:|stdc\+\+'
-    # The thirty-ninth session's H100 build listed libtorch.so first, not libstdc++: where do
-    # -lstdc++ and the torch libraries stand on the link line ninja ran?
+    # The H100 image's binary lists libtorch.so first, not libstdc++: where do -lstdc++ and the
+    # torch libraries stand on the link line ninja ran?
     ninja -C "$build" -t commands caliber | tail -1 | tr ' ' '\n' |
       grep -nE 'stdc\+\+|libtorch(_cpu)?\.so|as-needed|^-fuse-ld|^-B' | head -12
   } >>"$OUT/work/build.log" 2>&1 || true

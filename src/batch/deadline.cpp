@@ -36,7 +36,8 @@ Deadline::Deadline(Clock::time_point start, double window_s, double stretch,
       last_sample_(start),
       cap_(start + seconds(window_s * std::max(stretch, 1.0))),
       window_s_(window_s),
-      rows_(std::move(rows)) {
+      rows_(stretch > 1 ? std::move(rows) : std::filesystem::path()) {
+  // Without room to stretch, rows could not move it: nothing to watch.
   if (!rows_.empty()) size_ = size_of(rows_);
 }
 
@@ -56,7 +57,7 @@ void Deadline::sample(Clock::time_point now) {
   off_t size = size_of(rows_);
   if (size > size_) {
     last_row_ = now;
-    stretched_ = cap_ > start_ + seconds(window_s_);
+    stretched_ = true;
   }
   size_ = size;
 }

@@ -38,7 +38,7 @@ class Deadline {
   Clock::time_point cap_;
   Clock::time_point passed_at_;
   double window_s_;
-  std::filesystem::path rows_;  // empty: a plain deadline
+  std::filesystem::path rows_;  // empty: a plain deadline (or a stretch of 1)
   off_t size_ = 0;
   bool stretched_ = false;
 };
